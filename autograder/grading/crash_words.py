@@ -393,6 +393,29 @@ _NONE_USED = re.compile(r"'NoneType' object (?:has no attribute '\w{1,40}'|is no
                         r"type for unary [^:]{1,3}: 'NoneType'")
 
 
+def _none_test(test: ast.expr) -> tuple[str, bool] | None:
+    """(name, True) for `name is not None`, (name, False) for `name is None`; None for any other test."""
+    if (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.left, ast.Name)
+            and isinstance(test.comparators[0], ast.Constant) and test.comparators[0].value is None
+            and isinstance(test.ops[0], (ast.Is, ast.IsNot))):
+        return test.left.id, isinstance(test.ops[0], ast.IsNot)
+    return None
+
+
+def _none_guarded(fn: ast.FunctionDef, line: int) -> set[str]:
+    """The names that an `if name is not None:` (or the else of an `if name is None:`) around line `line` of the
+    cell has checked: there the name is not None, so a None met on that line is another value (blind67's q07:
+    `S = S + M` under `if M is not None:`, reached with the scores' slot None). Bounded: one walk of the def."""
+    out: set[str] = set()
+    for n in ast.walk(fn):
+        if not isinstance(n, ast.If) or (test := _none_test(n.test)) is None:
+            continue
+        body = n.body if test[1] else n.orelse
+        if body and body[0].lineno <= line <= max(getattr(b, "end_lineno", b.lineno) or b.lineno for b in body):
+            out.add(test[0])
+    return out
+
+
 def _optional_none_used(e: StudentCodeError, cells: Sequence[str]) -> Misconception | None:
     """optional_argument_not_checked: the crash is an operation on None (`M.to(S.dtype)`: "'NoneType' object has no
     attribute 'to'"), on a line of the student's function that uses a parameter whose default is None. The tests
@@ -413,8 +436,9 @@ def _optional_none_used(e: StudentCodeError, cells: Sequence[str]) -> Misconcept
     positional = [*fn.args.posonlyargs, *fn.args.args]
     defaults = dict(zip([a.arg for a in positional][len(positional) - len(fn.args.defaults):], fn.args.defaults))
     defaults.update({a.arg: d for a, d in zip(fn.args.kwonlyargs, fn.args.kw_defaults) if d is not None})
+    guarded = _none_guarded(fn, [f.line for f in e.notebook_frames() if f.function == where[-1]][-1])
     for name, default in defaults.items():
-        if (isinstance(default, ast.Constant) and default.value is None
+        if (isinstance(default, ast.Constant) and default.value is None and name not in guarded
                 and re.search(rf"(?<![\w.]){re.escape(name)}(?!\w)", line) and not re.search(
                     rf"\b{re.escape(name)}\s+is\s+(?:not\s+)?None\b", line)):
             shown = line[:100] + ("..." if len(line) > 100 else "")

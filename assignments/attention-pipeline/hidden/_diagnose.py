@@ -58,6 +58,15 @@ def assert_matches(got: object, expected: torch.Tensor, rows_unnormalised: bool 
     tensor) instead of being told only its dtype. `rows_unnormalised`: weights (masked by `mask`) whose rows
     divided by their own sums are right are weights_not_normalised (raise_if_rows_unnormalised)."""
     kw.setdefault("reduced", False)   # only q08's and q10's functions reduce an axis: they pass reduced=True
+    func = kw.pop("func", None)       # the graded def, whose dropped scaling a no_scale match says (blind67)
+    if func is not None:
+        try:
+            assert_matches(got, expected, rows_unnormalised, mask, **kw)
+        except Misconception as m:
+            raise_if_scaling_dropped(m, func)
+            raise_if_float32_default_kept(m, func)
+            raise
+        return
     sizes = kw.pop("sizes", None)     # {"T": 7, ...}: a constant factor left unnamed is said as one of them
     want = kw.get("dtype") or expected.dtype
     if sizes:
@@ -151,15 +160,19 @@ def factor_words(got: object, expected: torch.Tensor, dtype: torch.dtype, sizes:
     return " or ".join(readings) or None
 
 
-def raise_if_other_dtype(got: object, expected: torch.Tensor, want: torch.dtype, what: str) -> None:
+def raise_if_other_dtype(got: object, expected: torch.Tensor, want: torch.dtype, what: str,
+                         func: str | None = None) -> None:
     """The right values in another float dtype than `want`: float32 for float64 inputs, right to float32's
-    precision, is float32_precision; any other (float16 upcast to float32, float32 to float64, .float() on
-    everything) is dtype_changed."""
+    precision, is float32_precision (with its cause where `func`'s helper casts by a float32 default); any other
+    (float16 upcast to float32, float32 to float64, .float() on everything) is dtype_changed."""
     if type(got) is not torch.Tensor or tuple(got.shape) != tuple(expected.shape) or got.dtype == want:
         return
     if got.dtype == torch.float32 and want == torch.float64 and is_right(got, expected, torch.float32):
-        raise Misconception("float32_precision", f"{what} is float32 for float64 inputs, and right only to "
-                            "float32's precision: " + describe("float32_precision"))
+        m = Misconception("float32_precision", f"{what} is float32 for float64 inputs, and right only to "
+                          "float32's precision: " + describe("float32_precision"))
+        if func is not None:
+            raise_if_float32_default_kept(m, func)
+        raise m
     if want.is_floating_point and got.is_floating_point() and is_right(got, expected, want):
         raise Misconception("dtype_changed", f"{what} is {got.dtype} for {want} inputs, with the right values: "
                             + describe("dtype_changed"))
@@ -598,7 +611,8 @@ DTYPE_CRASH = ("to have the same dtype", "expected scalar type", "expected both 
 
 
 def self_attention_crash(fn: Callable[..., object], e: StudentCodeError, X: torch.Tensor,
-                         W: tuple[torch.Tensor, ...], causal: bool = True) -> Misconception | None:
+                         W: tuple[torch.Tensor, ...], causal: bool = True,
+                         stages: Mapping[str, Any] | None = None) -> Misconception | None:
     """What a second call shows of a crash of self_attention itself (charged_in_parts lets through only a
     crash its stages do not explain): on a batched X, one 2-D slice runs and is right (X.shape[0] as T);
     on float16, the float32 copy runs and is right (some step makes float32 and mixes it in); with
@@ -609,7 +623,9 @@ def self_attention_crash(fn: Callable[..., object], e: StudentCodeError, X: torc
         return all_right(out, ref.self_attention(X_.double(), W_Q, W_K, W_V, causal=causal), dtype)
 
     named = None
-    if X.dim() > 2:
+    if not causal and stages is not None:   # attention_weights(M, S): None in the scores' slot (blind67)
+        named = weights_mask_first_crash(e, X, W, stages.get("attention_weights"))
+    if named is None and X.dim() > 2:
         named = batched_crash(e, {"X": X}, lambda t: fn(t["X"], *W, causal=causal), lambda t, o: right(t["X"], W, o))
     if named is None and causal and X.dtype in (torch.float16, torch.bfloat16) \
             and any(m in e.message for m in DTYPE_CRASH):
@@ -1042,8 +1058,9 @@ def square_crash(e: StudentCodeError, out: object, expected: torch.Tensor,
     key = name_from_rerun(out, expected, variants, dtype)
     if key is None:
         return None
+    twice = keys_transposed_twice("scaled_scores") if key == "scores_keys_not_transposed" else None
     return Misconception(key, f"{_said(e)}; on a square input ({square}) it runs and matches "
-                         + describe(key) + _tail(e))
+                         + describe(key) + (f"; here K is transposed twice: {twice}" if twice else "") + _tail(e))
 
 
 def raise_if_operands_swapped(fn: Callable[..., object], e: StudentCodeError, q: torch.Tensor) -> None:
@@ -6241,3 +6258,326 @@ def assert_rows_at_their_precision(got: torch.Tensor, want: torch.Tensor, S: tor
                              f"{atol + float(row_rtol[rows[0]].max()) * float(want.double()[rows[0]].abs().max()):.3g}): "
                              "compute every step of the softmax in the scores' own dtype")
 
+
+
+def running_submission() -> object:
+    """The submission whose test is running (the runner's charge record), or None outside a graded test."""
+    record = checks._CHARGES.get()
+    return None if record is None else record.submission
+
+
+GLOBAL_SCALE_DEF_CHARS = 4000   # a def longer than this is not read for the root it scales by
+
+
+def scale_read_from_global(submission: object, func: str) -> tuple[str, float, str] | None:
+    """(name, its number, the binding's text) where the last `def func` takes the square root of a name it neither
+    takes nor assigns (`math.sqrt(d_k)`, `d_k ** 0.5`) and the notebook's last module-level binding of that name is a
+    positive number literal (blind67 q13: a try-out line `d_model, d_k, d_v = 6, 4, 2` in the cell). Source only,
+    bounded: one def of at most GLOBAL_SCALE_DEF_CHARS characters, each cell's module-level assignments."""
+    from autograder.grading.pyparse import unparse
+    from autograder.grading.source_checks import cells_of, last_function_def
+    fn = last_function_def(cells_of(submission), func, GLOBAL_SCALE_DEF_CHARS) if submission is not None else None
+    if fn is None:
+        return None
+    own = {a.arg for a in ast.walk(fn.args) if isinstance(a, ast.arg)} | {
+        n.id for n in ast.walk(fn) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+    own |= {a.arg for n in ast.walk(fn) if isinstance(n, (ast.Lambda, ast.FunctionDef)) for a in ast.walk(n.args)
+            if isinstance(a, ast.arg)}
+    rooted: list[str] = []
+    for n in ast.walk(fn):
+        if _callee(n) == "sqrt" and len(n.args) == 1 and isinstance(n.args[0], ast.Name):
+            rooted.append(n.args[0].id)
+        elif isinstance(n, ast.BinOp) and isinstance(n.op, ast.Pow) and isinstance(n.left, ast.Name):
+            power = n.right.operand if isinstance(n.right, ast.UnaryOp) and isinstance(n.right.op, ast.USub) else n.right
+            if isinstance(power, ast.Constant) and power.value == 0.5:    # ** 0.5, ** -0.5
+                rooted.append(n.left.id)
+    for name in dict.fromkeys(r for r in rooted if r not in own):
+        last: tuple[ast.AST, ast.AST] | None = None
+        for tree in _cell_trees(submission):
+            for node in tree.body:   # the last module-level statement that stores the name (any way) wins
+                if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.For, ast.With)) and any(
+                        isinstance(t, ast.Name) and t.id == name and isinstance(t.ctx, ast.Store) for t in ast.walk(node)):
+                    plain = _bindings(ast.Module(body=[node], type_ignores=[])).get(name) \
+                        if isinstance(node, ast.Assign) else None
+                    last = (plain[-1] if plain else node, node)
+        if last is None or not isinstance(last[0], ast.Constant):
+            continue
+        number = last[0].value
+        if type(number) in (int, float) and number > 0:
+            return name, float(number), unparse(last[1])[:80]
+    return None
+
+
+def raise_if_scale_from_global(got: object, X: torch.Tensor, Y: torch.Tensor, W: Any, M: torch.Tensor | None,
+                               func: str, dtype: torch.dtype) -> None:
+    """reads_global_not_parameter for the scale (blind67 q13_inline_scores_scaled_by_demo_global_d_k): `func`
+    divides the scores by the root of a notebook global bound to a number (the try-out d_k = 4), and (O, A) are
+    exactly attention with that scale on these inputs, which differs from 1/sqrt(d_k) of the queries passed in.
+    Both the source and the replay must show it: a length that equals the number by chance (T_q = 4) never names
+    it without the global in the def."""
+    if not (isinstance(got, (tuple, list)) and len(got) == 2 and all(type(t) is torch.Tensor for t in got)):
+        return
+    found = scale_read_from_global(running_submission(), func)
+    d_k = W[0].shape[-1]
+    if found is None or found[1] == d_k:
+        return
+    name, number, bound = found
+    X64, Y64, W64 = X.double(), Y.double(), [w.double() for w in W]
+    O_g, A_g = _attend(X64 @ W64[0], Y64 @ W64[1], Y64 @ W64[2], None if M is None else M.double(), 1 / math.sqrt(number))
+    if is_right(got[0], O_g, dtype) and is_right(got[1], A_g, dtype):
+        raise Misconception("reads_global_not_parameter", f"(O, A) are exactly attention scaled by 1/sqrt({number:g}): "
+                            f"`{func}` takes the root of the notebook's `{name}` (`{bound}`), not of the width of the "
+                            f"queries passed in ({d_k} here); use Q.shape[-1] (or call scaled_scores): "
+                            + describe("reads_global_not_parameter"))
+
+
+_MASK_MAKERS = frozenset({"causal_additive_mask"})
+_SCORES_MADE = frozenset({"scaled_scores", "matmul", "bmm", "einsum"})
+
+
+def _weights_call_mask_first(submission: object) -> str | None:
+    """The text of a call `attention_weights(a, b, ...)` in the last `def self_attention` whose first positional
+    argument is the mask (a causal_additive_mask(...) call, or a name the def binds to an expression holding one)
+    and whose second is the scores (a scaled_scores(...) call or a product, or a name bound to one): the helper
+    `attention_weights(S, M=None)` given its arguments in the other order. None otherwise. Source only, one def of
+    at most GLOBAL_SCALE_DEF_CHARS characters."""
+    from autograder.grading.pyparse import unparse
+    from autograder.grading.source_checks import cells_of, last_function_def
+    fn = last_function_def(cells_of(submission), "self_attention", GLOBAL_SCALE_DEF_CHARS) \
+        if submission is not None else None
+    if fn is None:
+        return None
+    bound: dict[str, list[ast.AST]] = {}
+    for n in ast.walk(fn):
+        if isinstance(n, ast.Assign):
+            for t in n.targets:
+                if isinstance(t, ast.Name):
+                    bound.setdefault(t.id, []).append(n.value)
+
+    def holds(arg: ast.AST, hit: Callable[[ast.AST], bool]) -> bool:
+        return _reaches(arg, bound, hit, set())
+
+    def is_mask(x: ast.AST) -> bool:
+        return _callee(x) in _MASK_MAKERS
+
+    def is_scores(x: ast.AST) -> bool:
+        return _callee(x) in _SCORES_MADE or isinstance(x, ast.BinOp) and isinstance(x.op, ast.MatMult)
+
+    for n in ast.walk(fn):
+        if _callee(n) == "attention_weights" and len(n.args) >= 2 and not n.keywords \
+                and holds(n.args[0], is_mask) \
+                and holds(n.args[1], is_scores) and not holds(n.args[1], is_mask):
+            return unparse(n)[:80]
+    return None
+
+
+def weights_mask_first_crash(e: StudentCodeError, X: torch.Tensor, W: tuple[torch.Tensor, ...],
+                             weights: Callable[..., object] | None) -> Misconception | None:
+    """weights_helper_mask_first (blind67 q07_weights_helper_called_with_mask_in_first_position): self_attention with
+    causal=False crashes on a None, its source calls attention_weights(<the mask>, <the scores>), and the student's own
+    attention_weights given (None, S) on these inputs raises the very same error, while (S, None) is right: the scores
+    land in the mask's slot and the None (no mask) in the scores'."""
+    if weights is None or e.exc_type not in ("TypeError", "AttributeError") or "NoneType" not in e.message:
+        return None
+    call_text = _weights_call_mask_first(running_submission())
+    if call_text is None:
+        return None
+    X64, W64 = X.double(), [w.double() for w in W]
+    Q, K, _ = ref.project_qkv(X64, *W64)
+    S = ref.scaled_scores(Q, K)
+    try:
+        weights(None, S.to(X.dtype))
+    except StudentCodeError as again:
+        if (again.exc_type, again.message) != (e.exc_type, e.message):
+            return None
+    else:
+        return None
+    try:
+        ordered = weights(S.to(X.dtype), None)
+    except StudentCodeError:
+        return None
+    if not is_right(ordered, ref.attention_weights(S, None), X.dtype):
+        return None
+    return Misconception("weights_helper_mask_first", f"{_said(e)} with causal=False: self_attention calls "
+                         f"`{call_text}`, the mask first; your attention_weights given (None, S) raises the same, and "
+                         "given (S, None) it is right: " + describe("weights_helper_mask_first"))
+
+
+_SVD_PARTS = ("U", "S", "Vh")
+
+
+def svd_part_counted(submission: object, name: str) -> tuple[str, int] | None:
+    """(the text, the index) where the notebook's last `name = ...` reaches, through the names its cell binds, a part
+    of torch.linalg.svd's (U, S, Vh) other than the singular values: `svd(S)[0]` (blind67 q11), `svd(S)[2]`, or a name
+    that `U, s, Vh = torch.linalg.svd(S)` binds in the first or last place. None otherwise (`[1]`, svdvals, `s`)."""
+    from autograder.grading.pyparse import unparse
+    last = _last_assignment(submission, name)
+    if last is None:
+        return None
+    value, bound = last
+    unpacked: dict[str, int] = {}
+    for tree in _cell_trees(submission):
+        for node in tree.body:
+            if isinstance(node, ast.Assign) and _callee(node.value) == "svd":
+                for t in node.targets:
+                    if isinstance(t, (ast.Tuple, ast.List)) and len(t.elts) == 3:
+                        unpacked.update({e.id: i for i, e in enumerate(t.elts) if isinstance(e, ast.Name)})
+    found: list[tuple[str, int]] = []
+
+    def hit(x: ast.AST) -> bool:
+        if isinstance(x, ast.Subscript) and _callee(x.value) == "svd" and isinstance(x.slice, ast.Constant) \
+                and type(x.slice.value) is int and x.slice.value in (0, 2, -1, -3):
+            found.append((unparse(x)[:70], x.slice.value % 3))
+        elif isinstance(x, ast.Name) and isinstance(x.ctx, ast.Load) and unpacked.get(x.id, 1) != 1:
+            found.append((x.id, unpacked[x.id]))
+        return bool(found)
+
+    _reaches(value, {k: v for k, v in bound.items() if k not in unpacked}, hit, set())
+    return found[0] if found else None
+
+
+def lesson_svd_part_counts(index: int) -> set[int]:
+    """The counts of entries of part `index` of torch.linalg.svd of the lesson's S (scaled or not) above a tolerance
+    (0 and the usual round-off cut-offs, signed or by size): what counting U's or Vh's entries as singular values gives."""
+    Q, K = ref.lesson_qk()
+    out: set[int] = set()
+    for S in (Q @ K.T, Q @ K.T / math.sqrt(Q.shape[-1])):
+        part = torch.linalg.svd(S)[index]
+        for t in (0.0, 1e-12, 1e-10, 1e-8, 1e-6):
+            out |= {int((part > t).sum()), int((part.abs() > t).sum())}
+    return out
+
+
+def raise_if_rank_read_from_parts(got: int, submission: object, name: str) -> None:
+    """The rank counted on a part of the lesson's S that is not its independent directions: its non-zero key columns
+    (blind66), or the entries of U (or Vh) of its SVD read as the singular values (blind67): the number replayed on
+    the lesson's S, and the part read in the answer's cell."""
+    raise_if_rank_from_key_columns(got, submission, name)
+    part = svd_part_counted(submission, name) if got != ref.rank_S_lesson else None
+    if part is None or got not in lesson_svd_part_counts(part[1]):
+        return
+    which = _SVD_PARTS[part[1]]
+    raise Misconception("rank_from_svd_vectors", f"{name} is {got}, a count of entries of {which} (`{part[0]}`): "
+                        f"torch.linalg.svd returns (U, S, Vh), and element [{part[1]}] is the {_svd_part_shape(which)} "
+                        f"matrix {which}, not the singular values; S has rank {ref.rank_S_lesson}: "
+                        + describe("rank_from_svd_vectors"))
+
+
+def _svd_part_shape(which: str) -> str:
+    Q, K = ref.lesson_qk()
+    return f"{Q.shape[0]} x {Q.shape[0]}" if which == "U" else f"{K.shape[0]} x {K.shape[0]}"
+
+
+ANSWER_NAMES = ("ans_scale", "ans_mask", "ans_cross_shapes", "ans_cross_causal", "ans_complexity")
+
+
+def raise_if_answer_of_other_question(submission: object, name: str, value: object) -> None:
+    """answer_copied_from_other_question where the notebook's last binding of `name` is another question's answer
+    name alone (blind67 q15: `ans_cross_causal = ans_mask`, Question 6's 'c') and the value is not this question's
+    answer: the copy, read off the source, is the slip, whatever belief the copied letter stands for here."""
+    from autograder.grading.source_checks import cells_of, copied_from
+    other = copied_from(cells_of(submission), name) if submission is not None else None
+    if other in ANSWER_NAMES and other != name:
+        want = getattr(ref, name)
+        checks.raise_if_answer_copied(submission, name, value, lambda v: isinstance(v, str)
+                                      and v.strip().strip("()").strip().lower() == want)
+
+
+_OUT_OF_PLACE_SCALES = frozenset({"div", "divide", "true_divide", "mul", "multiply"})
+
+
+def raise_if_scaling_dropped(m: Misconception, func: str) -> None:
+    """no_scale said with its cause (blind67 q08_scale_division_result_dropped): the last `def func` has a statement
+    that only computes the scaled scores and drops them (`scores.div(math.sqrt(d_k))`, `scores / math.sqrt(d_k)` on a
+    line of its own), so the name stays unscaled. The output already matches no_scale; the line is the cause."""
+    from autograder.grading.pyparse import unparse
+    from autograder.grading.source_checks import last_function_def
+    if m.key != "no_scale":
+        return
+    sub = running_submission()
+    from autograder.grading.source_checks import cells_of
+    fn = last_function_def(cells_of(sub), func, GLOBAL_SCALE_DEF_CHARS) if sub is not None else None
+    for n in ast.walk(fn) if fn is not None else ():
+        if not isinstance(n, ast.Expr):
+            continue
+        v = n.value
+        name = v.func.value.id if isinstance(v, ast.Call) and isinstance(v.func, ast.Attribute) \
+            and v.func.attr in _OUT_OF_PLACE_SCALES and isinstance(v.func.value, ast.Name) else \
+            v.left.id if isinstance(v, ast.BinOp) and isinstance(v.op, (ast.Div, ast.Mult)) \
+            and isinstance(v.left, ast.Name) else None
+        if name is not None:
+            raise Misconception("no_scale", f"{m}: the line `{unparse(n)[:70]}` computes the scaled scores and drops "
+                                f"them (an out-of-place division returns a new tensor and leaves `{name}` as it was); "
+                                f"assign it, `{name} = {name} / math.sqrt(d_k)`, or divide in place with div_") from None
+
+
+def _is_float32(n: ast.AST | None) -> bool:
+    return isinstance(n, ast.Attribute) and n.attr == "float32" or isinstance(n, ast.Constant) and n.value == "float32"
+
+
+def raise_if_float32_default_kept(m: Misconception, func: str) -> None:
+    """float32_precision said with its cause (blind67 q01_helper_dtype_keyword_default_float32_never_passed): `func`
+    calls a helper of the notebook whose parameter defaults to torch.float32 and never passes it (by keyword or in its
+    place), so every result takes that default dtype. The output already matches float32_precision; the default and
+    the call are the cause. Source only: the def and the helpers it calls, each at most GLOBAL_SCALE_DEF_CHARS long."""
+    from autograder.grading.pyparse import unparse
+    from autograder.grading.source_checks import cells_of, last_function_def
+    sub = running_submission()
+    if m.key != "float32_precision" or sub is None:
+        return
+    cells = cells_of(sub)
+    fn = last_function_def(cells, func, GLOBAL_SCALE_DEF_CHARS)
+    calls = [n for n in ast.walk(fn) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)] if fn else []
+    for name in dict.fromkeys(c.func.id for c in calls if isinstance(c.func, ast.Name) and c.func.id != func):
+        helper = last_function_def(cells, name, GLOBAL_SCALE_DEF_CHARS)
+        if helper is None:
+            continue
+        positional = [*helper.args.posonlyargs, *helper.args.args]
+        pairs = list(zip(positional[len(positional) - len(helper.args.defaults):], helper.args.defaults))
+        pairs += [(a, d) for a, d in zip(helper.args.kwonlyargs, helper.args.kw_defaults) if d is not None]
+        for arg, default in pairs:
+            where = positional.index(arg) if arg in positional else len(positional) + 99
+            mine = [c for c in calls if isinstance(c.func, ast.Name) and c.func.id == name]
+            if _is_float32(default) and mine and all(
+                    len(c.args) <= where and not any(k.arg in (arg.arg, None) for k in c.keywords) for c in mine):
+                raise Misconception("float32_precision", f"{m}: `{name}`'s `{arg.arg}` defaults to torch.float32 and "
+                                    f"`{func}` never passes it (`{unparse(mine[0])[:60]}`), so every result takes that "
+                                    f"default whatever the input's dtype; pass {arg.arg}=X.dtype, or drop the cast") from None
+
+
+def _transposes(n: ast.AST, name: str) -> bool:
+    """`n` is `name` transposed on its last two axes (name.T, .mT, .t(), .transpose(-2, -1) or (-1, -2) or (0, 1) on a
+    matrix, torch.transpose(name, ...), name.swapaxes(...))."""
+    if isinstance(n, ast.Attribute) and n.attr in ("T", "mT") and isinstance(n.value, ast.Name):
+        return n.value.id == name
+    if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in _TRANSPOSES:
+        target = n.func.value
+        if isinstance(target, ast.Name) and target.id in ("torch", "np") and n.args:
+            target = n.args[0]
+        return isinstance(target, ast.Name) and target.id == name
+    return False
+
+
+def keys_transposed_twice(func: str) -> str | None:
+    """What says the cause of Q @ K where the last `def func(Q, K)` hands a transposed K to a helper of the notebook
+    that transposes that very argument again (blind67 q02: `_dot_rows(Q, K.transpose(-2, -1))`, whose body is `A @
+    B.transpose(-2, -1)`): the two transposes cancel. None otherwise. Source only, two defs of bounded size."""
+    from autograder.grading.pyparse import unparse
+    from autograder.grading.source_checks import cells_of, last_function_def
+    sub = running_submission()
+    cells = cells_of(sub) if sub is not None else []
+    fn = last_function_def(cells, func, GLOBAL_SCALE_DEF_CHARS) if cells else None
+    params = [a.arg for a in fn.args.args] if fn is not None else []
+    if len(params) < 2:
+        return None
+    for call in (n for n in ast.walk(fn) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)):
+        helper = last_function_def(cells, call.func.id, GLOBAL_SCALE_DEF_CHARS) if call.func.id != func else None
+        if helper is None:
+            continue
+        inner = [a.arg for a in helper.args.args]
+        for i, arg in enumerate(call.args[:len(inner)]):
+            if _transposes(arg, params[1]) and any(_transposes(n, inner[i]) for n in ast.walk(helper)):
+                return (f"`{func}` passes `{unparse(arg)[:40]}` to `{call.func.id}`, which transposes its `{inner[i]}` "
+                        f"again, so the two transposes cancel; pass K itself to `{call.func.id}` (or transpose it "
+                        "in one place only)")
+    return None

@@ -122,6 +122,10 @@ MISCONCEPTIONS = {
     "zero_after_softmax": "zeroing masked weights after the softmax: rows no longer sum to 1",
     "no_max_subtraction": "a softmax without max-subtraction, which overflows in float16",
     "crash_on_mask_none": "crashing when mask=None",
+    "weights_helper_mask_first": ("calling attention_weights with the mask first (attention_weights(M, S) where it is "
+                                  "attention_weights(S, M=None)): with the causal mask the sum M + S is the same, so "
+                                  "the causal path hides it, but with causal=False the scores' slot gets None (no mask); "
+                                  "pass the scores first, attention_weights(S, M), or by keyword (S=S, M=M)"),
     "tensor_truthiness": "testing a tensor's truth value (if M:, M or ...), which raises for a tensor of more than "
                          "one entry: test if M is not None:",
     "no_softmax": "skipping the softmax: the scaled scores themselves are used as weights",
@@ -805,6 +809,11 @@ MISCONCEPTIONS = {
                                    "for unmasked or cross-attention weights the terms of keys after the query's "
                                    "position are dropped and the entropy comes out too small; sum -a log2 a over every "
                                    "key of the row (the masked zeros add 0 by themselves)",
+    "rank_from_svd_vectors": ("counting the entries of U (or Vh) as if they were the singular values: "
+                              "torch.linalg.svd returns the tuple (U, S, Vh), and element [0] is the matrix U of left "
+                              "singular vectors, so the count is of U's entries above the tolerance, not of the "
+                              "singular values; take element [1] (U, s, Vh = torch.linalg.svd(S), then count s), or "
+                              "use torch.linalg.svdvals(S) or torch.linalg.matrix_rank(S)"),
     "rank_from_svd_lowrank_default": "counting the rank from torch.svd_lowrank (or pca_lowrank), which returns only q "
                                      "singular values (q = 6 by default): the count can never exceed q; use the full "
                                      "torch.linalg.matrix_rank (or torch.linalg.svdvals) to measure it, and reason "

@@ -64,7 +64,7 @@ def _check(got, X, W_Q, W_K, W_V, dtype, fn=None, submission=None, expected=None
                                 "they match " + describe(fused))
     for i, (what, g) in enumerate(zip(("Q", "K", "V"), (Q, K, V))):
         D.assert_matches(g, want[i], what=what, dtype=dtype,
-                         variants=lambda i=i: _one_part(wrong, i))
+                         variants=lambda i=i: _one_part(wrong, i), func="project_qkv")
 
 
 def _one_part(wrong, i):
@@ -235,7 +235,8 @@ def test_project_views(project_qkv, rng, submission=None):
         D.raise_if_weights_unused(project_qkv, X.contiguous(), tuple(t.contiguous() for t in (W_Q, W_K, W_V)),
                                   tuple(got), torch.float64)
         for g, w, what in zip(got, want, ("Q", "K", "V")):   # .float() on everything: the right values in float32
-            D.raise_if_other_dtype(g, w, torch.float64, what + " for a transposed, expanded X and transposed weights")
+            D.raise_if_other_dtype(g, w, torch.float64, what + " for a transposed, expanded X and transposed weights",
+                                   func="project_qkv")
             # a size-1 axis more (Flax's head axis, blind62) is one added: project_qkv reduces no axis
             raise_if_other_container(g, w, what + " for a transposed, expanded X and transposed weights", reduced=False)
     for i, what in enumerate(("Q", "K", "V")):

@@ -84,7 +84,7 @@ def _check(fn, stages, X, W, causal, dtype):
     with beside_next_request(expected) as made:
         _batched(fn, X, W, causal, lambda: charged_in_parts(
             lambda: call(fn, X, *W, causal=causal, what="self_attention"), check,
-            lambda: ref.self_attention(X, *W, causal=causal, parts=stages), parts=tuple(stages.values())))
+            lambda: ref.self_attention(X, *W, causal=causal, parts=stages), parts=tuple(stages.values())), stages)
 
 
 def _scores(X, W, causal):
@@ -110,13 +110,13 @@ def _raise_if_renormalised(A, X, W, causal, dtype):
                             + describe("renormalised_after_softmax"))
 
 
-def _batched(fn, X, W, causal, run):
+def _batched(fn, X, W, causal, run, stages=None):
     """`run()`; a crash of self_attention itself (charged_in_parts lets through only a crash its stages
     do not explain) is named from what a second call shows (D.self_attention_crash)."""
     try:
         run()
     except StudentCodeError as e:
-        named = D.self_attention_crash(fn, e, X, W, causal)
+        named = D.self_attention_crash(fn, e, X, W, causal, stages)
         if named is not None:
             raise named from None
         raise
@@ -247,4 +247,4 @@ def test_causal_properties(self_attention, project_qkv, scaled_scores, causal_ad
 
     _batched(self_attention, X, W, True, lambda: charged_in_parts(
         lambda: call(self_attention, X, *W, what="self_attention"), check, lambda: ref.self_attention(X, *W, parts=stages),
-        parts=tuple(stages.values())))
+        parts=tuple(stages.values())), stages)

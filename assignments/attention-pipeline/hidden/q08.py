@@ -85,7 +85,7 @@ def test_nw_random(nadaraya_watson, rng):
     K, V = randn((T, d_k), rng, torch.float32), randn((T, d_v), rng, torch.float32)
     got = _call(nadaraya_watson, q, K, V)
     D.assert_matches(got, ref.nadaraya_watson(q, K, V), what="the smoothed row", variants=lambda: _variants(q, K, V, got),
-                     reduced=True, sizes=_sizes(q, K, V))
+                     reduced=True, sizes=_sizes(q, K, V), func="nadaraya_watson")
     _float16_head(nadaraya_watson, rng)   # every dtype the notebook promises (one point with float32's)
 
 
@@ -105,7 +105,8 @@ def _float16_head(fn, rng):
     if type(got) is torch.Tensor and got.is_floating_point():
         got = got.to(torch.float16)
     D.assert_matches(got, want, what="the smoothed row for float16 inputs", dtype=torch.float16, reduced=True,
-                     variants=lambda: _variants(q.double(), K.double(), V.double(), got), sizes=_sizes(q, K, V))
+                     variants=lambda: _variants(q.double(), K.double(), V.double(), got), sizes=_sizes(q, K, V),
+                     func="nadaraya_watson")
 
 
 @test_case(points=1, hidden=True)
@@ -120,7 +121,7 @@ def test_nw_is_attention_row(nadaraya_watson, rng):
     t = int(torch.randint(3, T, (1,), generator=rng))
     got = _call(nadaraya_watson, Q[t], K[: t + 1], V[: t + 1])
     D.assert_matches(got, O[t], what="the smoothed row", variants=lambda: _variants(Q[t], K[: t + 1], V[: t + 1], got),
-                     reduced=True, sizes=_sizes(Q[t], K[: t + 1], V[: t + 1]))
+                     reduced=True, sizes=_sizes(Q[t], K[: t + 1], V[: t + 1]), func="nadaraya_watson")
 
 
 @test_case(points=1, hidden=True)
@@ -139,7 +140,8 @@ def test_nw_views(nadaraya_watson, rng):
 
     def judge(got):
         D.assert_matches(got, want, what="the smoothed row for strided and transposed inputs",
-                       variants=lambda: _variants(q, K, V, got), reduced=True, sizes=_sizes(q, K, V))
+                       variants=lambda: _variants(q, K, V, got), reduced=True, sizes=_sizes(q, K, V),
+                       func="nadaraya_watson")
 
     try:
         _call(nadaraya_watson, q, K, V)     # a broadcast crash named from its second call

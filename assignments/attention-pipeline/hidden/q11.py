@@ -150,7 +150,7 @@ def test_rank_S_lesson(rank_S_lesson, submission=None, max_rank_S=None):
                             f"`{norm_src[:60]}` is a norm, not a count: {nuclear[got]}: "
                             + describe("rank_from_nuclear_norm"))
     D.raise_if_rank_from_stable_rank(got, submission, "rank_S_lesson")   # ||S||_F^2 / ||S||_2^2 (blind55)
-    D.raise_if_rank_from_key_columns(got, submission, "rank_S_lesson")   # keys with a non-zero column (blind66)
+    D.raise_if_rank_read_from_parts(got, submission, "rank_S_lesson")   # non-zero key columns (blind66), svd's U (blind67)
     # len(s > tol): the length of the boolean tensor, every singular value, where the source shows it (blind37)
     src = D.len_of_comparison(submission, "rank_S_lesson") if got == len(torch.linalg.svdvals(Q @ K.T)) else None
     if src is not None:

@@ -73,6 +73,7 @@ def _check(fn, stages, X, Y, W, M, dtype):
             if len(hits) == 1:   # an overflow in the student's dtype that the float64 replay does not have
                 raise Misconception(hits[0], f"A contains NaN or inf at the same entries as {describe(hits[0])} "
                                     f"gives in {str(dtype).replace('torch.', '')}")
+        D.raise_if_scale_from_global((O, A), X, Y, W, M, "cross_attention", dtype)   # the try-out d_k (blind67)
         known = wrong if named == "" else D.without_implicit_dim(wrong)
         key = D.whole_key((O, A), known, (O_ref, A_ref), dtype)
         if key is not None:

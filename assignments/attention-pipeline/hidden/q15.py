@@ -28,6 +28,7 @@ def test_ans_cross_causal(ans_cross_causal, submission=None):
     def check():
         # "e" counted out one past the last option, d (blind54)
         D.raise_if_letter_past_options("ans_cross_causal", ans_cross_causal, submission)
+        D.raise_if_answer_of_other_question(submission, "ans_cross_causal", ans_cross_causal)   # = ans_mask (blind67)
         expect_choice(ans_cross_causal, "ans_cross_causal", answer=ref.ans_cross_causal,
                       wrong=ref.MCQ_MISCONCEPTIONS["ans_cross_causal"], bare_letter_only=True)
     D.hedge_said(check, submission, "ans_cross_causal", ans_cross_causal)

@@ -2472,9 +2472,11 @@ def raise_if_seed_zero_ignored(table, dims, seed, again, submission=None) -> Non
     varies_here, varies_there = not same(here[0].double(), here[1].double()), not same(there[0].double(),
                                                                                        there[1].double())
     if varies_here and varies_there and not _seeds_another_device(submission):
+        outside = _outside_generator_passed(submission, "entropy_table")   # naming67: the cause, where the source has it
         raise Misconception("ignores_generator", "entropy_table is never seeded where it draws: called twice with the "
                             f"same seed it gives two different tables (at seed {seed} and at seed {other}): "
-                            + describe("ignores_generator") + " (torch.manual_seed(seed) before each d's draws)")
+                            + (outside or describe("ignores_generator") + " (torch.manual_seed(seed) before each d's "
+                               "draws)"))
     if seed != 0 or varies_there:
         return
     if varies_here:
@@ -3312,11 +3314,17 @@ def scale_as_written(submission, name):
             raise added_axis_from_source(submission, m, (name,)) from None
         if m.key == "scores_division_rounded":   # naming61: the replay stands with the rounding in the source
             raise division_rounded_from_source(submission, m, name) from None
+        if m.key == "weights_not_normalised":   # naming67: F.normalize(exps, -1) puts -1 in p, said where written
+            raise normalize_p_said(submission, m, name) from None
         said = describe("scale_precedence")
         written = _power_minus_one_half(submission, name) if m.key == "scale_precedence" else None
         if written is None or said not in str(m):
             raise
         raise Misconception("scale_precedence", str(m).replace(said, minus_half_said(written))) from None
+    except AssertionError as a:   # naming67: a function with no `return` that ends by storing its result
+        if str(a).startswith(f"{name} is None: not answered yet"):
+            raise_if_result_not_returned(submission, name, None, name)
+        raise
 
 
 _REDUCTIONS = frozenset({"sum", "mean", "max", "min", "amax", "amin", "logsumexp", "norm", "vector_norm", "prod",
@@ -9200,3 +9208,247 @@ def token_axis_squeezed(fn, e, X, Ws, n_heads, submission) -> Misconception | No
                          f"{e.message.splitlines()[0][:120] if e.message else ''} on one token (X of shape "
                          f"{tuple(X.shape)}); on two tokens it runs; your code has `{written}`: "
                          + describe("mha_token_axis_squeezed"))
+
+
+# --- naming67: blind67's q6_answer_read_from_the_letters_dict_under_q5_key, q8_projected_result_assigned_but_never_returned
+
+_QUESTION_KEY = re.compile(r"^\s*(?:q|question[\s_]*)(\d{1,2})(?:_?answer)?\s*$", re.IGNORECASE)
+
+
+def _last_top_assign(submission, name: str, max_chars: int = 20_000):
+    """The notebook's last module-level `name = ...` (a plain assignment to the name alone), parsed (never run), or
+    None; only cells under `max_chars` characters are read."""
+    import ast
+    from autograder.grading.source_checks import cells_of
+    last = None
+    for cell in cells_of(submission) if submission is not None else []:
+        if len(cell) > max_chars or name not in cell:
+            continue
+        try:
+            tree = parse(cell)
+        except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
+            continue
+        for n in tree.body:
+            if isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in n.targets):
+                last = n
+    return last
+
+
+def _entry_read(value_node):
+    """(container name, key) where `value_node` is `box["key"]` or `box.get("key")` with a string key, else None."""
+    import ast
+    if isinstance(value_node, ast.Subscript) and isinstance(value_node.value, ast.Name) \
+            and isinstance(value_node.slice, ast.Constant) and isinstance(value_node.slice.value, str):
+        return value_node.value.id, value_node.slice.value
+    if isinstance(value_node, ast.Call) and isinstance(value_node.func, ast.Attribute) \
+            and value_node.func.attr == "get" and isinstance(value_node.func.value, ast.Name) and value_node.args \
+            and isinstance(value_node.args[0], ast.Constant) and isinstance(value_node.args[0].value, str):
+        return value_node.func.value.id, value_node.args[0].value
+    return None
+
+
+def raise_if_read_under_other_key(question: str, value, answer: str, submission) -> None:
+    """answer_read_under_other_key: the answer is wrong and the notebook's last binding of it reads one entry of a
+    dict under ANOTHER question's key (`q6_answer = my_letters["q5"]`, `.get("q5_answer")`): the key is read off
+    the source, and the letter the answer holds is that entry's where the dict is written out. Nothing where the
+    letter is right, or where the key names this question."""
+    import ast
+    own = re.match(r"q(\d+)_answer$", question)
+    if not isinstance(value, str) or own is None or value.strip().upper() == answer:
+        return
+    last = _last_top_assign(submission, question)
+    read = _entry_read(last.value) if last is not None else None
+    if read is None:
+        return
+    box, key = read
+    other = _QUESTION_KEY.match(key)
+    if other is None or int(other.group(1)) == int(own.group(1)):
+        return
+    literal = _last_top_assign(submission, box)
+    entries = {}
+    if literal is not None and isinstance(literal.value, ast.Dict):
+        entries = {k.value: v.value for k, v in zip(literal.value.keys, literal.value.values)
+                   if isinstance(k, ast.Constant) and isinstance(k.value, str)
+                   and isinstance(v, ast.Constant) and isinstance(v.value, str)}
+        if key in entries and entries[key] != value:
+            return                   # the letter is not that entry's: something else changed it
+    mine = next((k for k in entries if (m := _QUESTION_KEY.match(k)) and int(m.group(1)) == int(own.group(1))), None)
+    held = f" (it holds {entries[mine]!r})" if mine is not None else ""
+    fix = f"{box}[{mine!r}]{held}" if mine is not None else f"this question's own entry of {box}"
+    raise Misconception("answer_read_under_other_key", f"{question} is {value[:20]!r}, read from "
+                        f"`{unparse(last.value)[:60]}`: the entry under another question's key ({key!r}), not "
+                        f"{question[:-len('_answer')]}'s; read {fix}: " + describe("answer_read_under_other_key"))
+
+
+def _returns_value(func) -> bool:
+    """Whether `func`'s own body (nested defs and lambdas not entered) has a `return` with a value, or a yield."""
+    import ast
+    todo = list(func.body)
+    while todo:
+        n = todo.pop()
+        if isinstance(n, ast.Return) and n.value is not None:
+            return True
+        if isinstance(n, (ast.Yield, ast.YieldFrom)):
+            return True
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            continue
+        todo.extend(ast.iter_child_nodes(n))
+    return False
+
+
+def raise_if_result_not_returned(submission, name: str, got, what: str) -> None:
+    """result_assigned_not_returned: the call gave None, and the notebook's last `def name` has no `return` of a value
+    anywhere in its own body and ends with an assignment to one name (`output = ... @ W_O`) or a bare expression:
+    the result is computed, then dropped, so every call gives None. Read off the source (bounded)."""
+    import ast
+    if got is not None:
+        return
+    func = _function_of(submission, name)
+    if func is None or not func.body or _returns_value(func):
+        return
+    last = func.body[-1]
+    if isinstance(last, (ast.Assign, ast.AnnAssign)):
+        targets = last.targets if isinstance(last, ast.Assign) else [last.target]
+        if len(targets) != 1 or not isinstance(targets[0], ast.Name) or last.value is None:
+            return
+        said = (f"{name} ends with `{unparse(last)[:80]}` and has no `return`: the result is stored in "
+                f"{targets[0].id} and never returned, so every call gives None; add `return {targets[0].id}`")
+    elif isinstance(last, ast.Expr) and not isinstance(last.value, ast.Constant) and not (
+            isinstance(last.value, ast.Call) and isinstance(last.value.func, ast.Name) and last.value.func.id == "print"):
+        said = (f"{name} ends with the bare expression `{unparse(last.value)[:80]}` and has no `return`: its value is "
+                f"computed and thrown away, so every call gives None; write `return {unparse(last.value)[:60]}`")
+    else:
+        return
+    raise Misconception("result_assigned_not_returned", f"{what} is None: {said}: "
+                        + describe("result_assigned_not_returned"))
+
+
+def _outside_generator_passed(submission, name: str) -> str | None:
+    """Where the notebook's last `def name` draws with `generator=G` and G is a name that neither the function nor
+    anything inside it binds (a Generator made in another cell: the q2 demo's `gen`), the cause said in words:
+    torch.manual_seed does not reseed that Generator. None otherwise (bounded: one parsed def, quotes cut)."""
+    import ast
+    func = _function_of(submission, name)
+    if func is None:
+        return None
+    bound = {a.arg for n in ast.walk(func) if isinstance(n, (ast.FunctionDef, ast.Lambda))
+             for a in (*n.args.posonlyargs, *n.args.args, *n.args.kwonlyargs)}
+    bound |= {n.id for n in ast.walk(func) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    bound |= {a.arg for n in ast.walk(func) if isinstance(n, (ast.FunctionDef, ast.Lambda))
+              for a in (n.args.vararg, n.args.kwarg) if a is not None}
+    for n in ast.walk(func):
+        if isinstance(n, ast.Call):
+            for kw in n.keywords:
+                if kw.arg == "generator" and isinstance(kw.value, ast.Name) and kw.value.id not in bound:
+                    g = kw.value.id[:30]
+                    return (f"your {name} draws with `{unparse(n)[:70]}`, and `{g}` is a Generator made outside "
+                            f"{name}, which torch.manual_seed(seed) does not reseed: its draws go "
+                            f"on from wherever `{g}` was left; drop generator={g} so that the reseeded global RNG "
+                            f"draws (or make one here, torch.Generator().manual_seed(seed), and pass that)")
+    return None
+
+
+def normalize_p_said(submission, m: Misconception, name: str) -> Misconception:
+    """weights_not_normalised (the replay: exps off by a per-row factor) told with its cause where the notebook's last
+    `def name` calls normalize(x, a, ...) with a second positional argument (p, the norm order, not dim) that is not
+    1 and no p= keyword: each row is divided by its p-norm, not its sum. `m` itself otherwise (the key unchanged)."""
+    import ast
+    if m.key != "weights_not_normalised":
+        return m
+    func = _function_of(submission, name)
+    for n in ast.walk(func) if func is not None else []:
+        if not (isinstance(n, ast.Call) and len(n.args) >= 2 and not any(k.arg == "p" for k in n.keywords)
+                and ((isinstance(n.func, ast.Attribute) and n.func.attr == "normalize")
+                     or (isinstance(n.func, ast.Name) and n.func.id == "normalize"))):
+            continue
+        p = n.args[1]
+        if isinstance(p, ast.Constant) and p.value in (1, 1.0) and not isinstance(p.value, bool):
+            continue
+        said = unparse(p)[:20]
+        return Misconception(m.key, f"{m}; the cause, in your code: `{unparse(n)[:70]}` passes {said} as p, the norm "
+                             "order (normalize(input, p=2.0, dim=1): its second positional parameter is p, not "
+                             f"dim), so each row is divided by its p = {said} norm, not by its sum; divide by the row "
+                             "sum (exps / exps.sum(dim=-1, keepdim=True)) or write normalize(exps, p=1, dim=-1)")
+    return m
+
+
+def helper_swap_said(submission, key: str) -> str:
+    """randn_shape_swapped (the replay: the draws (d_k, n_samples)) told where the sizes are swapped at a call of the
+    notebook's own helper, not in its torch.randn: dot_product_variance calls `helper(d_k, n_samples, ...)`
+    positionally while the helper is declared (n, d, ...) and draws torch.randn(n, d, ...) in its declared order.
+    "" otherwise (bounded: two parsed defs, quotes cut)."""
+    import ast
+    if key != "randn_shape_swapped":
+        return ""
+    func = _function_of(submission, "dot_product_variance")
+    names = _params(func)
+    if len(names) < 2:
+        return ""
+    calls = [c for c in ast.walk(func) if isinstance(c, ast.Call) and isinstance(c.func, ast.Name)
+             and c.func.id != "dot_product_variance"
+             and {names[0], names[1]} <= {a.id for a in c.args if isinstance(a, ast.Name)}]
+    for call_node in calls[:4]:      # a few calls: each one's helper is a parse of the notebook
+        helper = _function_of(submission, call_node.func.id)
+        declared = _params(helper)
+        given = {declared[i]: a.id for i, a in enumerate(call_node.args[:len(declared)]) if isinstance(a, ast.Name)}
+        for draw in ast.walk(helper) if helper is not None else []:
+            if not (isinstance(draw, ast.Call) and _called(draw) == "randn" and len(draw.args) >= 2
+                    and all(isinstance(a, ast.Name) and a.id in given for a in draw.args[:2])):
+                continue
+            a, b = draw.args[0].id, draw.args[1].id
+            if given[a] == names[0] and given[b] == names[1] and declared.index(a) < declared.index(b):
+                h = call_node.func.id[:30]
+                return (f"; the swap is at your call `{unparse(call_node)[:70]}`: {h} is declared "
+                        f"({', '.join(declared)[:60]}) and draws torch.randn({a}, {b}, ...), so {a} gets {names[0]} "
+                        f"and {b} gets {names[1]}; pass them in the declared order, or by keyword "
+                        f"({h}({a}={names[1]}, {b}={names[0]}, ...))")
+    return ""
+
+
+def probe_global_size_said(m: Misconception, question: str, submission) -> Misconception:
+    """answer_computed_by_code told with its cause where the cell that works `question` out probes `attention(Q, K, V,
+    N)` with a name N that the cell never sets, the notebook sets N = <int> at module level in another cell, and the
+    probe's query is drawn in the cell with a last size W (torch.randn(1, W)) other than that int: the scores are
+    divided by sqrt(N's value), not sqrt(W). `m` itself otherwise (bounded: the cells parsed once each)."""
+    import ast
+    from autograder.grading.source_checks import cells_of
+    if m.key != "answer_computed_by_code" or submission is None:
+        return m
+    found = answer_bindings(cells_of(submission), question)
+    if found is None:
+        return m
+    tree = found[3]
+    stored = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    for probe in ast.walk(tree):
+        if not (isinstance(probe, ast.Call) and _called(probe) == "attention" and len(probe.args) == 4
+                and isinstance(probe.args[3], ast.Name) and probe.args[3].id not in stored
+                and isinstance(probe.args[0], ast.Name)):
+            continue
+        size, query = probe.args[3].id, probe.args[0].id
+        drawn = _bound_in(tree, query)
+        if not (isinstance(drawn, ast.Call) and _called(drawn) in ("randn", "rand", "ones", "zeros")
+                and drawn.args and isinstance(drawn.args[-1], ast.Constant) and type(drawn.args[-1].value) is int):
+            continue
+        width = drawn.args[-1].value
+        held = None   # the value a Run All leaves in `size` when the answer's cell runs: cells above it only
+        cells = cells_of(submission)
+        above = max((i for i, c in enumerate(cells) if question in c and (t := _parsed(c)) is not None and any(
+            isinstance(n, ast.Name) and n.id == question and isinstance(n.ctx, ast.Store) for n in ast.walk(t))),
+            default=0)
+        for cell in cells[:above]:
+            other = _parsed(cell) if len(cell) <= 20_000 and size in cell else None
+            for n in getattr(other, "body", []):
+                if not any(isinstance(t, ast.Name) and t.id == size and isinstance(t.ctx, ast.Store)
+                           for t in ast.walk(n)):
+                    continue
+                simple = isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) \
+                    and isinstance(n.value, ast.Constant) and type(n.value.value) is int
+                held = n.value.value if simple else None   # a loop or another binding: its value is not read here
+        if held is None or held == width or held <= 0 or width <= 0:
+            continue
+        return Misconception(m.key, f"{m}; in your probe, `{unparse(probe)[:70]}` passes `{size}`, which this cell "
+                             f"does not set: it is the notebook's {size} = {held} from another cell, while "
+                             f"`{query}` is {width} wide, so the scores are divided by sqrt({held}) = "
+                             f"{math.sqrt(held):.3g}, not sqrt({width}) = {math.sqrt(width):.3g}; pass the probe's "
+                             f"own width ({query}.shape[-1])")
+    return m

@@ -1016,4 +1016,12 @@ MISCONCEPTIONS = {
                                "(T, d_model) input with one token (T = 1) loses its token axis, X becomes "
                                "(d_model,) and the code after it raises; X is (T, d_model) here: leave it as it is "
                                "(or squeeze only a 3-D input, if X.dim() == 3)",
+    # naming67
+    "answer_read_under_other_key": "reading the answer from a dict of letters under another question's key "
+                                   "(q6_answer = my_letters[\"q5\"], a key left from the copied cell): the letter "
+                                   "is the other question's, and the same letter means another choice here; read "
+                                   "this question's own entry (my_letters[\"q6\"])",
+    "result_assigned_not_returned": "computing the function's result into a variable (output = ... @ W_O) or as "
+                                    "a bare expression on its last line without returning it: a function with no "
+                                    "`return` gives None on every call; end it with `return output`",
 }

@@ -70,8 +70,8 @@ def test_float32_square(attention, device, rng, submission=None):
 @test_case(points=1, hidden=True)
 def test_weight_rows_sum_to_one(attention, rng, submission=None):
     Q, K, V = D.draw_inputs(rng, 4, 9, 16, 3, torch.float32, scale=3.0)
-    pair = D.call_pair(attention, Q, K, V, 16)
     with D.scale_as_written(submission, "attention"):   # a size-1 axis kept or added: told from the source
+        pair = D.call_pair(attention, Q, K, V, 16)   # a result stored, never returned: told too (naming67)
         D.raise_if_first_query_only(pair, Q, K, V, 16, "the weight matrix")
         raise_if_other_container(pair[1], ref.attention(Q.double(), K.double(), V.double(), 16)[1],
                                  "the weight matrix", dtype=Q.dtype)
@@ -88,14 +88,15 @@ def test_weight_rows_sum_to_one(attention, rng, submission=None):
     D.raise_if_dtype_changed(w, right[1], Q.dtype, "the weight matrix")
     found = D.pair_evidence(pair, Q, K, V, 16, attention)
     if found is not None:
-        raise Misconception(found[0], f"the rows of the weight matrix do not sum to 1: with the output of the same "
-                            f"call they match {found[2]}")
+        raise D.normalize_p_said(submission, Misconception(found[0], "the rows of the weight matrix do not sum to 1: "
+                                 f"with the output of the same call they match {found[2]}"), "attention")
     Q64, K64, V64 = Q.double(), K.double(), V.double()
     wrong = {k: ref.ATTENTION_VARIANTS[k](Q64, K64, V64, 16)[1]
              for k in ("softmax_wrong_dim", "weights_not_normalised", "no_softmax")}
     hits = matching_variants(w, wrong, torch.float32)
     if len(hits) == 1:
-        raise Misconception(hits[0], f"the rows of the weight matrix do not sum to 1: they match {describe(hits[0])}")
+        raise D.normalize_p_said(submission, Misconception(
+            hits[0], f"the rows of the weight matrix do not sum to 1: they match {describe(hits[0])}"), "attention")
     D.raise_if_sqrt_of_scores(attention, pair, Q, K, V, 16, "weight matrix")
     D._raise_if_random(attention, Q, K, V, 16, pair)
     raise AssertionError("the rows of the weight matrix do not sum to 1" + D.rows_summary(w, "the weight matrix"))

@@ -113,12 +113,12 @@ def _two_estimates(fn, d_k, rng, **kwargs):
     return (a, sa), (b, sb)
 
 
-def _raise_replayed(fn, d_k, seed, scaled, v):
+def _raise_replayed(submission, d_k, seed, scaled, v):
     D.raise_if_dots_made_integers(d_k, N, seed, scaled, v)   # which rounding, before or after the scale
     key = _replayed(d_k, seed, scaled, v)
     if key is not None:
         raise Misconception(key, f"for d_k = {d_k}{' with scaled=True' if scaled else ''} the result is what "
-                            f"the same generator gives when {describe(key)}")
+                            f"the same generator gives when {describe(key)}{D.helper_swap_said(submission, key)}")
 
 
 def _raise_if_of_the_mean(v, target, d_k, scaled):
@@ -149,7 +149,7 @@ def test_unscaled_variance_is_d_k(dot_product_variance, rng, submission=None):
                                    {"scaled": False}, lambda out, d_k=d_k, seed=seed: _explicit_right(out, d_k, seed),
                                    what=f"dot_product_variance(d_k={d_k}, ...)")
             D.raise_if_scale_reaches_unscaled(dot_product_variance, submission, d_k, N, seed, v)
-            _raise_replayed(dot_product_variance, d_k, seed, False, v)
+            _raise_replayed(submission, d_k, seed, False, v)
             D.raise_if_polarisation_misdivided(v, d_k, N, seed, False, submission)
             D.raise_if_precedence(v, d_k, N, seed, False)
             D.raise_if_averaged(v, seed, d_k, N, False)
@@ -181,7 +181,7 @@ def test_scaled_variance_is_one(dot_product_variance, rng, submission=None):
         for v, seed in estimates:
             if _near(v, 1.0):
                 continue
-            _raise_replayed(dot_product_variance, d_k, seed, True, v)
+            _raise_replayed(submission, d_k, seed, True, v)
             D.raise_if_polarisation_misdivided(v, d_k, N, seed, True, submission)
             D.raise_if_precedence(v, d_k, N, seed, True)
             D.raise_if_averaged(v, seed, d_k, N, True)

@@ -1,7 +1,7 @@
 """Hidden test for q5: a multiple-choice answer from the lesson's "check your understanding"."""
 from otter.test_files import test_case
 
-from autograder.grading.checks import (expect_choice, raise_if_answer_copied, raise_if_answer_overwritten,
+from autograder.grading.checks import (Misconception, expect_choice, raise_if_answer_copied, raise_if_answer_overwritten,
                                       register_misconceptions)
 from reference import scaled_attention as ref
 
@@ -28,6 +28,7 @@ D = _load_diagnose()
 def test_q5_answer(q5_answer, submission=None):
     if isinstance(q5_answer, str):   # another question's letter (a function's name copied is not that)
         raise_if_answer_copied(submission, "q5_answer", q5_answer, lambda v: v.strip().upper() == ref.q5_answer)
+    D.raise_if_read_under_other_key("q5_answer", q5_answer, ref.q5_answer, submission)   # naming67
     raise_if_answer_overwritten(q5_answer, "q5_answer", ref.q5_answer, ref.MCQ_MISCONCEPTIONS["q5_answer"])
     D.raise_if_keyword_search("q5_answer", q5_answer, ref.q5_answer, submission)
     D.raise_if_probe_at_size_one("q5_answer", q5_answer, ref.q5_answer, submission)
@@ -37,8 +38,11 @@ def test_q5_answer(q5_answer, submission=None):
     D.raise_if_lesson_letter("q5_answer", q5_answer, ref.q5_answer, ref.MCQ_MISCONCEPTIONS["q5_answer"], submission)
     D.raise_if_letter_past_options("q5_answer", q5_answer, submission)   # "E": counted one past D
     D.raise_if_letter_in_dict("q5_answer", q5_answer, ref.q5_answer, ref.MCQ_MISCONCEPTIONS["q5_answer"])
-    expect_choice(q5_answer, "q5_answer", answer=ref.q5_answer, choices="ABCD",
-                  wrong=ref.MCQ_MISCONCEPTIONS["q5_answer"])
+    try:
+        expect_choice(q5_answer, "q5_answer", answer=ref.q5_answer, choices="ABCD",
+                      wrong=ref.MCQ_MISCONCEPTIONS["q5_answer"])
+    except Misconception as m:   # naming67: a probe's size read from another cell, said where the source shows it
+        raise D.probe_global_size_said(m, "q5_answer", submission) from None
 
 
 test_q5_answer.test_func.on_missing = D.on_missing_answer

@@ -1,7 +1,7 @@
 """Hidden test for q6: a multiple-choice answer from the lesson's "check your understanding"."""
 from otter.test_files import test_case
 
-from autograder.grading.checks import (expect_choice, raise_if_answer_copied, raise_if_answer_overwritten,
+from autograder.grading.checks import (Misconception, expect_choice, raise_if_answer_copied, raise_if_answer_overwritten,
                                       register_misconceptions)
 from reference import scaled_attention as ref
 
@@ -28,6 +28,7 @@ D = _load_diagnose()
 def test_q6_answer(q6_answer, submission=None):
     if isinstance(q6_answer, str):   # another question's letter (a function's name copied is not that)
         raise_if_answer_copied(submission, "q6_answer", q6_answer, lambda v: v.strip().upper() == ref.q6_answer)
+    D.raise_if_read_under_other_key("q6_answer", q6_answer, ref.q6_answer, submission)   # naming67
     raise_if_answer_overwritten(q6_answer, "q6_answer", ref.q6_answer, ref.MCQ_MISCONCEPTIONS["q6_answer"])
     D.raise_if_keyword_search("q6_answer", q6_answer, ref.q6_answer, submission)
     D.raise_if_probe_slip("q6_answer", q6_answer, ref.q6_answer, submission)   # the probe's own slip
@@ -36,8 +37,11 @@ def test_q6_answer(q6_answer, submission=None):
     D.raise_if_option_text("q6_answer", q6_answer, ref.q6_answer, ref.MCQ_MISCONCEPTIONS["q6_answer"])
     D.raise_if_letter_past_options("q6_answer", q6_answer, submission)   # "E": counted one past D
     D.raise_if_letter_in_dict("q6_answer", q6_answer, ref.q6_answer, ref.MCQ_MISCONCEPTIONS["q6_answer"])
-    expect_choice(q6_answer, "q6_answer", answer=ref.q6_answer, choices="ABCD",
-                  wrong=ref.MCQ_MISCONCEPTIONS["q6_answer"])
+    try:
+        expect_choice(q6_answer, "q6_answer", answer=ref.q6_answer, choices="ABCD",
+                      wrong=ref.MCQ_MISCONCEPTIONS["q6_answer"])
+    except Misconception as m:   # naming67: a probe's size read from another cell, said where the source shows it
+        raise D.probe_global_size_said(m, "q6_answer", submission) from None
 
 
 test_q6_answer.test_func.on_missing = D.on_missing_answer

@@ -64,6 +64,7 @@ def _check(fn, attention, X, Ws, n_heads, expected=None, submission=None):
                 **D.dot_t_split_variants(submission, X64, *W64, n_heads)}
 
     def check(got):
+        D.raise_if_result_not_returned(submission, "multi_head_attention", got, "multi_head_attention(...)")  # naming67
         D.raise_if_dtype_changed(got, expected, X.dtype, "multi_head_attention(...)")   # right values, other dtype
         try:
             assert_matches(got, expected, what="multi_head_attention(...)", dtype=X.dtype, variants=variants)

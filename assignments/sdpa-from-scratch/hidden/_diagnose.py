@@ -183,6 +183,26 @@ def inf_entries_weighted(got, x, dim=-1) -> bool:
 STUDENT_SOFTMAX: contextvars.ContextVar = contextvars.ContextVar("sdpa_student_softmax", default=None)
 
 
+def _softmax_writes_argument() -> str:
+    """round67 (blind67 q3_shift_and_exp_done_in_place_on_the_callers_logits): where the notebook's stable_softmax
+    (STUDENT_SOFTMAX), called alone on a fresh (2, 3) float64 tensor, changes that tensor (the worker compares it
+    with a copy), the attention's in-place write is the softmax's, into the scores it is given: said; else ""."""
+    softmax = STUDENT_SOFTMAX.get()
+    if softmax is None:
+        return ""
+    x = torch.tensor([[0.5, -1.0, 2.0], [0.0, 1.5, -0.5]], dtype=torch.float64)
+    try:
+        softmax(x, dim=-1)
+    except Exception:  # noqa: BLE001 - a crash shows nothing here
+        return ""
+    changed = getattr(softmax, "last_changed_inputs", None)
+    if not (isinstance(changed, list) and changed):
+        return ""
+    return (", and stable_softmax called alone changes the tensor it is given: the write is inside stable_softmax, "
+            "into the scores the attention passes it (x -= m, x.sub_(m), x.exp_()); compute new tensors there "
+            "(x = x - m, torch.exp(x))")
+
+
 def blames_softmax_for_zero_fill(test):
     """Under @test_case: a failure named mask_fills_zero (blocked scores end up 0 before exp) is named
     softmax_inf_to_zero when the notebook's stable_softmax itself turns -inf into 0 (a probe shows it): the
@@ -1416,7 +1436,8 @@ def _name_crash_by_calls(fn, Q, K, V, mask, e, grad=False):
     if ("in-place operation" in e.message or "inplace operation" in e.message) \
             and second_call(plain_fn, *plain[:3], mask=plain[3]) is not None:
         # a leaf that needs gradients was written into (the gradient test's inputs)
-        raise Misconception("inplace_on_input", f"{said}: without gradients it runs: do not write into an input")
+        raise Misconception("inplace_on_input", f"{said}: without gradients it runs{_softmax_writes_argument()}: "
+                            "do not write into an input")
     if grad:
         # a crash of the gradients' own (no derivative for floor_divide, .numpy() on a tensor that requires grad):
         # the same call without gradients runs, and its values say what they are; the second calls below keep
@@ -6698,6 +6719,15 @@ def trap_check_words(submission, value, answer, what="q_trap_answer") -> str:
                             f"tensor (tensor(False) from .all() or .any()) never is, so the test comes out the same "
                             f"whatever the check found and your code always takes the \"{taken}\" branch; test its "
                             f"truth instead (`{meant}`, or {obj}.item()), which gives \"{other}\"")
+            # round67 (blind67 q7_shortcut_tried_on_the_already_causal_weights3_causal_answers_a): the shortcut tried
+            # on q6's causal weights, whose blocked entries are 0 already, never on the plain softmax weights3
+            read = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+            if "weights3_causal" in read and "weights3" not in read and given in (if_true, if_false) \
+                    and answer.upper() in (if_true, if_false) and given != answer.upper():
+                return ("your check tries the shortcut on weights3_causal, whose blocked entries the causal softmax "
+                        "has already set to 0 (and whose rows already sum to 1), so zeroing them changes nothing and "
+                        f"the check gives \"{given}\" whatever the shortcut does; try it on the plain softmax weights "
+                        "weights3")
     except (RecursionError, MemoryError, ValueError, AttributeError, IndexError):
         return ""
     return ""
@@ -7633,7 +7663,9 @@ def name_divisor_model_width(got, submission) -> None:
     width: d_model, 512, or a root of a product), and also sqrt(8) * 64 / 8, the example's divisor scaled in
     proportion to d_k (divisor_proportional_to_dk, where it multiplies a root by something outside it); read in
     the value assigned to scale_divisor only;
-    neither in the source: the plain fact. Student text: parsed (bounded), never run."""
+    neither in the source: the plain fact. Student text: parsed (bounded), never run. 11.31 = sqrt(128):
+    _name_divisor_from_value_width (round67)."""
+    _name_divisor_from_value_width(got, submission)
     if abs(got - 512 ** 0.5) >= 1e-6:
         return
     trees = [(seg, n.value) for seg, tree in _cell_trees(submission, "scale_divisor") for n in ast.walk(tree)
@@ -7649,6 +7681,85 @@ def name_divisor_model_width(got, submission) -> None:
                             "times wider needs sqrt(8) times the divisor, sqrt(64) = 8: "
                             + describe("divisor_proportional_to_dk"))
     raise AssertionError(f"scale_divisor is {got:.4g}, not 8: the divisor for d_k = 64 is sqrt(64) = 8")
+
+
+def _stored_names(tree) -> set[str]:
+    """The names an assignment (plain, augmented, annotated, tuple-unpacked) of `tree` stores."""
+    out: set[str] = set()
+    for n in ast.walk(tree):
+        targets = n.targets if isinstance(n, ast.Assign) else [n.target] if isinstance(n, (ast.AugAssign,
+                                                                                          ast.AnnAssign)) else []
+        for t in targets:
+            out |= {e.id for e in ast.walk(t) if isinstance(e, ast.Name)}
+    return out
+
+
+def _name_divisor_from_value_width(got, submission) -> None:
+    """q2 (round67, blind67 q2_divisor_for_d_k_64_read_off_q1s_out_shape_whose_last_axis_is_d_v): 11.31 is
+    sqrt(128), question 1's value width d_v (out_shape[-1], V_shape[-1]) where this head's d_k = 64 belongs:
+    value_from_another_question only where the value assigned to scale_divisor reads a name its own cell never
+    sets and another cell assigns (question 1's out_shape, or a name set from a 128 written out: that cell's line
+    quoted); else the plain fact (sqrt(d_k) * 4 of the example's d_k = 8 is 11.31 too). Parsed (bounded), never run."""
+    if abs(got - 128 ** 0.5) >= 1e-6:
+        return
+    trees = _cell_trees(submission, "scale_divisor")
+    own = set().union(*(_stored_names(tree) for _s, tree in trees)) if trees else set()
+    assigns = [n for _s, tree in trees for n in ast.walk(tree) if isinstance(n, ast.Assign)][:200]
+    values = [n.value for n in assigns if "scale_divisor" in _stored_names(n)]
+    # one step back through the cell's own names (`*_, width = out_shape` then sqrt(width))
+    names = {e.id for v in values for e in ast.walk(v) if isinstance(e, ast.Name)}
+    values += [n.value for n in assigns if _stored_names(n) & names]
+    read = [e.id for v in values for e in ast.walk(v) if isinstance(e, ast.Name) and e.id not in own]
+    for name in list(dict.fromkeys(read))[:8]:
+        # question 1's answer, or a name another cell sets from a 128 written out (V_shape = (4, 10, 128))
+        line = _source_hit(_cell_trees(submission, name), lambda n, name=name: isinstance(n, (ast.Assign, ast.AnnAssign))
+                           and name in _stored_names(n) and (name == "out_shape" or any(
+                               _number(c) == 128 for c in ast.walk(n.value) if isinstance(c, ast.Constant))))
+        if line is None:
+            continue
+        raise Misconception("value_from_another_question", f"scale_divisor is {got:.4g} = sqrt(128): it reads "
+                            f"{name}, which another cell sets (`{line}`), and 128 there is question 1's value width "
+                            "d_v (the last entry of out_shape and of V's shape), not this head's d_k = 64: "
+                            + describe("value_from_another_question") + " (the divisor is sqrt(64) = 8)")
+    raise AssertionError(f"scale_divisor is {got:.4g} = sqrt(128), not 8: 128 is not 64; the divisor for d_k = 64 "
+                         "is sqrt(64) = 8")
+
+
+_ROLE = re.compile(r"(?i)^_*(q|queries|query|k|keys|key|v|values|value)(_|shape|$)")
+
+
+def _role(name: str) -> str | None:
+    """"q", "k" or "v" for a name that spells one of attention's three inputs (Q_shape, k, values ...)."""
+    found = _ROLE.match(name)
+    return found.group(1)[0].lower() if found else None
+
+
+def helper_slots_crossed(submission, answer: str) -> str:
+    """q1 (round67, blind67 q1_shape_helper_called_in_the_keras_query_value_key_order): where `answer` (out_shape)
+    is assigned from a call of a helper def'd in the notebook, positionally, and the argument that fills the
+    helper's value slot (a parameter named v..., value...) is named for the keys (K_shape): the call's order, said
+    with the def's. "" otherwise. Parsed (bounded), never run."""
+    try:
+        trees = _cell_trees(submission, answer)
+        calls = [c for _s, tree in trees for n in ast.walk(tree) if isinstance(n, ast.Assign)
+                 and answer in _stored_names(n) for c in ast.walk(n.value)
+                 if isinstance(c, ast.Call) and isinstance(c.func, ast.Name)][:8]
+        for call in calls:
+            defs = [d for _s, tree in _cell_trees(submission, call.func.id) for d in ast.walk(tree)
+                    if isinstance(d, ast.FunctionDef) and d.name == call.func.id]
+            if not defs:
+                continue
+            params = [a.arg for a in defs[-1].args.posonlyargs + defs[-1].args.args]
+            args = [a.id if isinstance(a, ast.Name) else "" for a in call.args]
+            read = {n.id for n in ast.walk(defs[-1]) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+            for param, arg in zip(params, args):
+                if _role(param) == "v" and _role(arg) == "k" and param in read:
+                    return (f": `{unparse(call)[:80]}` passes {arg} into {call.func.id}'s {param} slot (it is "
+                            f"declared ({', '.join(params)}), and positional arguments fill the slots in that "
+                            "order), so the output's width is d_k: call it in the def's order, or by keyword")
+    except (RecursionError, MemoryError, ValueError, AttributeError):
+        return ""
+    return ""
 
 
 def _floor_division_hit(trees) -> str | None:

@@ -217,8 +217,8 @@ def test_out_shape(out_shape, submission=None):
         raise Misconception("weights_as_output", "out_shape is the shape of the weight matrix, "
                             "not of the output: the weights still multiply V")
     if len(got) == 3 and got[:2] == ref.out_shape[:2] and got[2] == 64:
-        raise Misconception("output_width_dk", "out_shape takes its last dimension from d_k; "
-                            "the output width comes from V")
+        raise Misconception("output_width_dk", "out_shape takes its last dimension from d_k; the output width comes "
+                            "from V" + diag.helper_slots_crossed(submission, "out_shape"))
     diag.name_key_axis_kept(got, ref.out_shape, INPUTS["K"][-2], "out_shape")
     if got == ref.out_shape[:1] + (INPUTS["K"][-1], INPUTS["V"][-1]):      # (B, d_k, d_v): K^T V or Q^T V (blind30)
         raise Misconception("output_as_features_product", f"out_shape is {got}: "
