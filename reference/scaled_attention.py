@@ -499,17 +499,18 @@ def entropy_table(dims=(4, 16, 64, 256), seed: int = 0, *, _std_unbiased: bool =
     replaces softmax_entropy (the tests pass a student's own, to charge a wrong one once)."""
     H = entropy or softmax_entropy
     rows = []
-    if not _seed_each:
-        torch.manual_seed(seed)
+    # a generator of its own, seeded as torch.manual_seed(seed) seeds the global one (the same CPU stream): the
+    # global one is shared by every thread of the grader (`autograder check` grades two at a time in one process)
+    g = torch.Generator().manual_seed(seed)
     for d in dims:
         if _seed_each:
-            torch.manual_seed(seed)
+            g.manual_seed(seed)
         if _keys_first:
-            k = _draw(5, d, dtype=_dtype)   # wrong order: the keys take the first numbers
-            q = _draw(1, d, dtype=_dtype)
+            k = _draw(5, d, dtype=_dtype, generator=g)   # wrong order: the keys take the first numbers
+            q = _draw(1, d, dtype=_dtype, generator=g)
         else:
-            q = _draw(1, d, dtype=_dtype)   # (1, d)
-            k = _draw(5, d, dtype=_dtype)   # (5, d)
+            q = _draw(1, d, dtype=_dtype, generator=g)   # (1, d)
+            k = _draw(5, d, dtype=_dtype, generator=g)   # (5, d)
         if _keys_shape == "transposed":  # wrong: k = torch.randn(d, 5), raw = q @ k
             k = k.reshape(d, 5).T
         raw = (q @ k.T)[0]               # (5,)

@@ -122,3 +122,28 @@ def test_scaled_attention_oracle_against_torch():
     assert abs(scaled.dot_product_variance(64, 10_000, _g(7)) / 64 - 1) < 0.1
     assert abs(scaled.dot_product_variance(64, 10_000, _g(8), scaled=True) - 1) < 0.1
     assert math.isclose(scaled.entropy_table()[0]["d"], 4)
+
+
+def test_grader_side_tables_leave_the_global_generator_alone():
+    # `autograder check` grades two submissions at a time in one process, and torch's global generator is
+    # shared by its threads: an oracle that reseeded it (torch.manual_seed) for the lesson's entropy table drew
+    # another thread's numbers now and then, and full_marks.ipynb lost q4's 2 points in 1 check of 3 (12-06)
+    from tests.hidden_modules import load
+
+    D = load("scaled-attention", "_diagnose", "scaled_diagnose_global_generator")
+    dims, seed = (4, 16, 64, 256), 3
+    torch.manual_seed(seed)
+    global_stream = []
+    for d in dims:      # the lesson's own code: reseed, then q before k
+        torch.manual_seed(seed)
+        q, k = torch.randn(1, d), torch.randn(5, d)
+        global_stream.append((q @ k.T)[0])
+    want = torch.tensor([[r.std().item(), (r / d ** 0.5).std().item()] for r, d in zip(global_stream, dims)])
+    torch.manual_seed(99)
+    before = torch.get_rng_state()
+    table = scaled.entropy_table(dims, seed)
+    D.table_one_score(dims, seed)
+    D._low_precision_tables(dims, seed, torch.float16)
+    assert torch.equal(torch.get_rng_state(), before)
+    got = torch.tensor([[row["raw_std"], row["scaled_std"]] for row in table])
+    assert torch.equal(got, want)                       # the same numbers as torch.manual_seed(seed) gives
