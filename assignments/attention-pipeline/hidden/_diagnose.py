@@ -10,6 +10,7 @@ with the same {key: tensor} shape: a key "mistake/detail" is one way of making `
 from __future__ import annotations
 
 import ast
+import functools
 import itertools
 import math
 import re
@@ -6303,9 +6304,22 @@ def scale_read_from_global(submission: object, func: str) -> tuple[str, float, s
         if last is None or not isinstance(last[0], ast.Constant):
             continue
         number = last[0].value
-        if type(number) in (int, float) and number > 0:
+        # a literal past a float's range is no width: float() of a 400-digit one raised OverflowError into q13's check,
+        # a right cross_attention's 3 points lost (red-team round 130); int and float compare exactly, never overflow
+        if type(number) in (int, float) and 0 < number < 1e300:
             return name, float(number), unparse(last[1])[:80]
     return None
+
+
+@functools.lru_cache(maxsize=4)
+def _scale_read_from_global_of(cells: tuple[str, ...], func: str) -> tuple[str, float, str] | None:
+    """scale_read_from_global once per notebook: q13 asks on every output, right ones too, and each ask parsed every
+    cell (a 460,000-character notebook: 2.4 s of the grader's CPU per grade, red-team round 130)."""
+    class _Cells:   # what cells_of reads
+        pass
+    sub = _Cells()
+    sub.cells = list(cells)   # type: ignore[attr-defined]
+    return scale_read_from_global(sub, func)
 
 
 def raise_if_scale_from_global(got: object, X: torch.Tensor, Y: torch.Tensor, W: Any, M: torch.Tensor | None,
@@ -6317,7 +6331,9 @@ def raise_if_scale_from_global(got: object, X: torch.Tensor, Y: torch.Tensor, W:
     it without the global in the def."""
     if not (isinstance(got, (tuple, list)) and len(got) == 2 and all(type(t) is torch.Tensor for t in got)):
         return
-    found = scale_read_from_global(running_submission(), func)
+    from autograder.grading.source_checks import cells_of
+    sub = running_submission()
+    found = _scale_read_from_global_of(tuple(cells_of(sub)), func) if sub is not None else None
     d_k = W[0].shape[-1]
     if found is None or found[1] == d_k:
         return
@@ -6453,6 +6469,7 @@ def raise_if_rank_read_from_parts(got: int, submission: object, name: str) -> No
     (blind66), or the entries of U (or Vh) of its SVD read as the singular values (blind67): the number replayed on
     the lesson's S, and the part read in the answer's cell."""
     raise_if_rank_from_key_columns(got, submission, name)
+    raise_if_rank_by_hand_slip(got, submission, name)   # torch.unique's rows (blind68), elimination short (blind69)
     part = svd_part_counted(submission, name) if got != ref.rank_S_lesson else None
     if part is None or got not in lesson_svd_part_counts(part[1]):
         return
@@ -6581,3 +6598,278 @@ def keys_transposed_twice(func: str) -> str | None:
                         f"again, so the two transposes cancel; pass K itself to `{call.func.id}` (or transpose it "
                         "in one place only)")
     return None
+
+
+# --- naming round 69: the lesson's rank counted by hand ---------------------------------------------------------------
+
+RANK_CELL_NODES = 20000   # a bounded read of the answer's cell
+
+
+def _rank_cell_nodes(submission: object, name: str) -> list[ast.AST]:
+    """The nodes of the last cell that binds `name` outside any function, at most RANK_CELL_NODES (a bounded read)."""
+    cell = _answer_cell(submission, name) if submission is not None else None
+    return list(itertools.islice(ast.walk(cell), RANK_CELL_NODES)) if cell is not None else []
+
+
+def lesson_distinct_row_counts() -> set[int]:
+    """How many distinct rows the lesson's Q and S (scaled or not) have: the count torch.unique(..., dim=0) gives."""
+    Q, K = ref.lesson_qk()
+    return {len(torch.unique(t, dim=0)) for t in (Q, Q @ K.T, Q @ K.T / math.sqrt(Q.shape[-1]))}
+
+
+def _unique_rows_call(nodes: list[ast.AST]) -> ast.Call | None:
+    """A call of torch.unique(x, dim=0) or x.unique(dim=0) (rows made distinct) among `nodes`, else None."""
+    for n in nodes:
+        if _callee(n) == "unique" and isinstance(n, ast.Call):
+            dims = [k.value for k in n.keywords if k.arg == "dim"]
+            positional = n.args[1:2] if isinstance(n.func, ast.Attribute) and isinstance(n.func.value, ast.Name) \
+                and n.func.value.id == "torch" else n.args[:1]
+            dim = (dims or positional or [None])[0]
+            if isinstance(dim, ast.Constant) and dim.value in (0, -2):
+                return n
+    return None
+
+
+def lesson_short_elimination_ranks() -> set[int]:
+    """The pivots a hand row reduction counts on the lesson's S (scaled or not) when its elimination loop stops one
+    row short (range(rank + 1, n_rows - 1)): the last row is never cleared. First non-zero or largest pivot."""
+    Q, K = ref.lesson_qk()
+    out: set[int] = set()
+    for S in (Q @ K.T, Q @ K.T / math.sqrt(Q.shape[-1])):
+        for largest in (False, True):
+            rows = S.tolist()
+            n, rank = len(rows), 0
+            for col in range(len(rows[0])):
+                live = [r for r in range(rank, n) if abs(rows[r][col]) > 1e-9]
+                if not live:
+                    continue
+                pivot = max(live, key=lambda r: abs(rows[r][col])) if largest else live[0]
+                rows[rank], rows[pivot] = rows[pivot], rows[rank]
+                for r in range(rank + 1, n - 1):
+                    f = rows[r][col] / rows[rank][col]
+                    rows[r] = [a - f * b for a, b in zip(rows[r], rows[rank])]
+                rank += 1
+            out.add(rank)
+    return out
+
+
+def _short_elimination_loop(nodes: list[ast.AST]) -> ast.For | None:
+    """A `for` loop nested in another `for` whose range stops at `<name> - 1` (range(rank + 1, n_rows - 1)), in a
+    cell that calls no library rank (matrix_rank, svd, svdvals, qr): a hand row reduction one row short. Else None."""
+    if any(_callee(n) in ("matrix_rank", "svd", "svdvals", "qr", "unique") for n in nodes):
+        return None
+    for outer in nodes:
+        if not isinstance(outer, ast.For):
+            continue
+        for n in itertools.islice(ast.walk(outer), RANK_CELL_NODES):
+            if n is outer or not isinstance(n, ast.For) or _callee(n.iter) != "range" \
+                    or not isinstance(n.iter, ast.Call) or len(n.iter.args) < 2:
+                continue
+            stop = n.iter.args[1]
+            if isinstance(stop, ast.BinOp) and isinstance(stop.op, ast.Sub) and isinstance(stop.right, ast.Constant) \
+                    and stop.right.value == 1 and isinstance(stop.left, (ast.Name, ast.Call, ast.Attribute, ast.Subscript)):
+                return n
+    return None
+
+
+def raise_if_rank_by_hand_slip(got: int, submission: object, name: str) -> None:
+    """The lesson's rank counted by hand with one slip (naming round 69): the distinct rows of S (or Q) counted with
+    torch.unique(..., dim=0) (blind68), or a row reduction whose elimination loop stops one row short, so the mixed
+    last row is never cleared and counts as a pivot (blind69). Each named where a replay of that count on the lesson's
+    S gives the student's number AND a bounded read of the answer's cell shows it."""
+    from autograder.grading.pyparse import unparse
+    if got == ref.rank_S_lesson or submission is None:
+        return
+    nodes = _rank_cell_nodes(submission, name)
+    call = _unique_rows_call(nodes) if got in lesson_distinct_row_counts() else None
+    if call is not None:
+        raise Misconception("rank_counts_distinct_rows", f"{name} is {got}: `{unparse(call)[:60]}` keeps one copy of "
+                            f"each different row, and the lesson's S has {got} different rows; the last one (0.5 q1 + "
+                            f"0.5 q3) is a mix of two others, so S has rank {ref.rank_S_lesson}: "
+                            + describe("rank_counts_distinct_rows"))
+    loop = _short_elimination_loop(nodes) if got in lesson_short_elimination_ranks() else None
+    if loop is not None:
+        raise Misconception("elimination_skips_last_row", f"{name} is {got}: the elimination loop `for "
+                            f"{unparse(loop.target)[:20]} in {unparse(loop.iter)[:50]}` stops before the last row, so "
+                            f"the lesson's last row (0.5 q1 + 0.5 q3, a mix of two others) is never cleared and is "
+                            f"counted as a pivot of its own; S has rank {ref.rank_S_lesson}: "
+                            + describe("elimination_skips_last_row"))
+
+
+# --- naming round 69: a Python list of rows that are one list ----------------------------------------------------------
+
+def _list_times_list(fn: ast.AST) -> ast.BinOp | None:
+    """`[[...] * n] * m` (or `[row] * m` where the same def bound row = [...] * n) in `fn`: a list of m references to
+    one inner list, at most 20000 nodes read. None otherwise ([[0.0] * T for _ in range(T)] is not this)."""
+    nodes = list(itertools.islice(ast.walk(fn), 20001))
+    lists = (ast.List, ast.ListComp, ast.BinOp)
+    rows = {t.id for n in nodes if isinstance(n, ast.Assign) and isinstance(n.value, lists)
+            for t in n.targets if isinstance(t, ast.Name)}
+    for n in nodes:
+        if not (isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mult)):
+            continue
+        for seq in (n.left, n.right):
+            inner = seq.elts[0] if isinstance(seq, ast.List) and len(seq.elts) == 1 else None
+            if isinstance(inner, (ast.List, ast.ListComp)) or (isinstance(inner, ast.BinOp)
+                                                               and isinstance(inner.op, ast.Mult)) \
+                    or isinstance(inner, ast.Name) and inner.id in rows:
+                return n
+    return None
+
+
+def raise_if_mask_rows_aliased(blocked: torch.Tensor, T: int) -> None:
+    """The mask built from a Python list `[[0.0] * T] * T` (naming round 69, blind69 q04): the T rows are one list,
+    so each row's writes land in every row. Replayed: the future pattern written row by row into one shared row
+    blocks every key after the first in every row (only key 0 open); compared entry by entry (T >= 3), AND the last
+    `def causal_additive_mask` (at most GLOBAL_SCALE_DEF_CHARS long) multiplies a list holding a list."""
+    from autograder.grading.pyparse import unparse
+    from autograder.grading.source_checks import cells_of, last_function_def
+    if T < 3 or tuple(blocked.shape) != (T, T):
+        return
+    shared = torch.ones(T, T, dtype=torch.bool).triu(1).any(dim=0).expand(T, T)
+    sub = running_submission()
+    if not torch.equal(blocked.cpu(), shared) or sub is None:
+        return
+    fn = last_function_def(cells_of(sub), "causal_additive_mask", GLOBAL_SCALE_DEF_CHARS)
+    product = _list_times_list(fn) if fn is not None else None
+    if product is not None:
+        raise Misconception("mask_rows_share_one_list", f"every row of the mask is the same, blocking every key after "
+                            f"the first (only key 0 open, also for query 0): `{unparse(product)[:50]}` makes a list of "
+                            f"{T} references to ONE row list, so blocking query t's future writes into every row: "
+                            + describe("mask_rows_share_one_list"))
+
+
+# --- naming round 69: the kernel smoother's running sum started in the query's shape ---------------------------------
+
+_BUFFER_MAKERS = frozenset({"zeros", "zeros_like", "empty", "empty_like", "new_zeros", "new_empty", "full",
+                            "full_like", "ones_like"})
+
+
+def query_shaped_buffer(func: str) -> str | None:
+    """The text of a buffer the last `def func` makes in the query's shape (torch.zeros_like(q), torch.zeros(q.shape),
+    q.new_zeros(...), torch.zeros(d_k) where d_k = q.shape[...] in that def): q being the def's first parameter.
+    Source only, bounded: one def of at most GLOBAL_SCALE_DEF_CHARS characters. None otherwise."""
+    from autograder.grading.pyparse import unparse
+    from autograder.grading.source_checks import cells_of, last_function_def
+    sub = running_submission()
+    fn = last_function_def(cells_of(sub), func, GLOBAL_SCALE_DEF_CHARS) if sub is not None else None
+    if fn is None or not fn.args.args:
+        return None
+    nodes = list(itertools.islice(ast.walk(fn), 20001))
+    query = {fn.args.args[0].arg}
+    for n in nodes:   # names bound from the query (d_k = q.shape[0], n = len(q))
+        if isinstance(n, ast.Assign) and any(isinstance(x, ast.Name) and x.id in query for x in ast.walk(n.value)):
+            query |= {t.id for t in n.targets if isinstance(t, ast.Name)}
+    for n in nodes:
+        if not isinstance(n, ast.Call) or _callee(n) not in _BUFFER_MAKERS or not isinstance(n.func, ast.Attribute):
+            continue
+        owner = n.func.value
+        reads = [*n.args[:1]] if isinstance(owner, ast.Name) and owner.id == "torch" else [owner]
+        if any(isinstance(x, ast.Name) and x.id in query for r in reads for x in ast.walk(r)):
+            return unparse(n)[:60]
+    return None
+
+
+def raise_if_nw_buffer_shaped_like_query(fn: Callable[..., object], e: StudentCodeError, q: torch.Tensor,
+                                         K: torch.Tensor, V: torch.Tensor) -> None:
+    """nadaraya_watson's running sum of value rows started in the query's shape (naming round 69, blind69 q08:
+    numerator = torch.zeros_like(q)): the crash pairs d_k with d_v, a second call with values as wide as the keys
+    (d_v = d_k, V redrawn) runs and is right, and the def makes a buffer from the query (query_shaped_buffer)."""
+    d_k, d_v = q.shape[-1], V.shape[-1]
+    said = f"The size of tensor a ({d_k}) must match the size of tensor b ({d_v})"
+    if d_k == d_v or e.exc_type != "RuntimeError" or said not in (e.message or ""):
+        return
+    V2 = torch.randn((K.shape[0], d_k), generator=torch.Generator().manual_seed(3), dtype=V.dtype)
+    try:
+        again = fn(q, K, V2)
+    except StudentCodeError:
+        return
+    buffer = query_shaped_buffer("nadaraya_watson")
+    if buffer is not None and type(again) is torch.Tensor and is_right(again, ref.nadaraya_watson(q, K, V2), V.dtype):
+        raise Misconception("accumulator_shaped_like_query", f"your code raised {e.exc_type}: {said}; "
+                            f"`{buffer}` has the query's shape ({d_k},), but it adds up rows of V, ({d_v},) wide; "
+                            f"with d_v = d_k = {d_k} it runs and is right: "
+                            + describe("accumulator_shaped_like_query")) from None
+
+
+# --- naming round 69: a helper's mutable default keeps the first call's results ----------------------------------------
+
+def _mutable_default(fn: ast.FunctionDef) -> tuple[str, str] | None:
+    """(parameter, default's text) of the first parameter of `fn` whose default is a list, dict or set made once
+    (`results=[]`, `cache={}`, `list()`), else None."""
+    from autograder.grading.pyparse import unparse
+    positional = [*fn.args.posonlyargs, *fn.args.args]
+    pairs = list(zip(positional[len(positional) - len(fn.args.defaults):], fn.args.defaults))
+    pairs += [(a, d) for a, d in zip(fn.args.kwonlyargs, fn.args.kw_defaults) if d is not None]
+    for arg, default in pairs:
+        if isinstance(default, (ast.List, ast.Dict, ast.Set)) or (
+                _callee(default) in ("list", "dict", "set") and isinstance(default, ast.Call)
+                and isinstance(default.func, ast.Name)):
+            return arg.arg, unparse(default)[:30]
+    return None
+
+
+def mutable_default_in_calls(func: str) -> tuple[str, str, str] | None:
+    """(def, parameter, default) where the last `def func`, or a def of the notebook it calls by name, takes a
+    parameter whose default is a list, dict or set (made once, when the def runs, and shared by every call).
+    Source only, bounded: defs of at most GLOBAL_SCALE_DEF_CHARS characters, 20000 nodes read."""
+    from autograder.grading.source_checks import cells_of, last_function_def
+    sub = running_submission()
+    cells = cells_of(sub) if sub is not None else []
+    fn = last_function_def(cells, func, GLOBAL_SCALE_DEF_CHARS) if cells else None
+    if fn is None:
+        return None
+    names = [func] + [n.func.id for n in itertools.islice(ast.walk(fn), 20001)
+                      if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id != func]
+    for name in dict.fromkeys(names):
+        helper = fn if name == func else last_function_def(cells, name, GLOBAL_SCALE_DEF_CHARS)
+        found = _mutable_default(helper) if helper is not None else None
+        if found is not None:
+            return (name, *found)
+    return None
+
+
+def raise_if_results_stale(fn: Callable[..., object] | None, got: object, X: torch.Tensor,
+                           W: tuple[torch.Tensor, ...], dtype: torch.dtype) -> None:
+    """project_qkv giving back an earlier call's (Q, K, V) (naming round 69, blind69 q01: a helper's `results=[]`
+    default, one list shared by every call, read at [0:3]): wrong here, a second call with a new X and new weights
+    (same shapes) returns the very same tensors, not that call's right ones, AND the def or a helper it calls takes
+    a list, dict or set default (mutable_default_in_calls)."""
+    if fn is None or not (isinstance(got, (tuple, list)) and len(got) == 3) \
+            or not all(type(g) is torch.Tensor for g in got):
+        return
+    want = ref.project_qkv(X.double(), *(w.double() for w in W))
+    if all(tuple(g.shape) == tuple(w.shape) and matching_variants(g, {"right": w}, dtype) for g, w in zip(got, want)):
+        return
+    g = torch.Generator().manual_seed(69)
+    X2, *W2 = (torch.randn(tuple(t.shape), generator=g, dtype=t.dtype) for t in (X, *W))
+    try:
+        again = fn(X2, *W2)
+    except StudentCodeError:
+        return
+    if not (isinstance(again, (tuple, list)) and len(again) == 3 and all(
+            type(a) is torch.Tensor and type(b) is torch.Tensor and a.shape == b.shape and torch.equal(a, b)
+            for a, b in zip(again, got))):
+        return
+    found = mutable_default_in_calls("project_qkv")
+    if found is not None:
+        name, arg, default = found
+        raise Misconception("mutable_default_keeps_results", f"project_qkv gives back the same Q, K, V (shapes "
+                            f"{tuple(got[0].shape)}, {tuple(got[1].shape)}, {tuple(got[2].shape)}, another call's) "
+                            f"for this X and for a second, new X and new weights: `{name}`'s `{arg}={default}` is made "
+                            "once, when the def runs, and every call adds to that same object, so what is read from "
+                            "it is an earlier call's: " + describe("mutable_default_keeps_results"))
+
+
+def raise_if_scores_returned_beside_right_output(O: object, A: object, O_ref: torch.Tensor,
+                                                 known: Mapping[str, Any], dtype: torch.dtype) -> None:
+    """no_softmax said with its cause in cross_attention (naming round 69, blind69 q13 `return output, masked_scores`):
+    A matches the scores used as weights, but O is right, so the softmax was computed and used for O and only the
+    value returned in A's place is the scores from before it. Values only: O right, A that variant's A."""
+    if not (type(A) is torch.Tensor and is_right(O, O_ref, dtype)):
+        return
+    if any(k.split("/")[0] == "no_softmax" and is_right(A, v[1], dtype) for k, v in known.items()):
+        raise Misconception("no_softmax", "A is wrong: it matches " + describe("no_softmax") + "; but O is right, so "
+                            "the softmax weights were made and O was computed with them: the A returned is the scaled "
+                            "scores (with the mask added) from before the softmax, not those weights; return the "
+                            "weights O was computed with as the second value")

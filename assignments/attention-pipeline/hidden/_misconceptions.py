@@ -163,6 +163,23 @@ MISCONCEPTIONS = {
     "rank_counts_distinct_rows": "counting the distinct rows (the different query vectors) for the rank: the rank "
                                  "is the number of linearly independent rows, and a row that mixes others (0.5 q1 "
                                  "+ 0.5 q3) adds no dimension; use torch.linalg.matrix_rank",
+    "elimination_skips_last_row": "counting the rank with a hand row reduction whose elimination loop stops one row "
+                                  "short (range(rank + 1, n_rows - 1)): the last row is never cleared, so a row that "
+                                  "mixes the others is counted as a new pivot; eliminate every row below the pivot, "
+                                  "range(rank + 1, n_rows), or use torch.linalg.matrix_rank",
+    "mask_rows_share_one_list": "building the mask's rows as `[[0.0] * T] * T`: that is T references to one inner "
+                                "list, so a value written into one row appears in every row; make each row a list "
+                                "of its own, [[0.0] * T for _ in range(T)] (or start from torch.zeros(T, T) or use "
+                                "torch.triu)",
+    "accumulator_shaped_like_query": "starting the running weighted sum of values in the query's shape "
+                                     "(torch.zeros_like(q), (d_k,)) while it adds up rows of V, (d_v,) wide: it only "
+                                     "runs when d_v == d_k; start it as torch.zeros(V.shape[-1], dtype=V.dtype, "
+                                     "device=V.device)",
+    "mutable_default_keeps_results": "keeping results in a parameter's default list (def f(..., results=[])): the "
+                                     "default is made once, when the def runs, and shared by every call, so each call "
+                                     "appends to it and reads back the first call's entries; default to None and make "
+                                     "a new list inside (if results is None: results = []), or return the products "
+                                     "directly",
     "rank_counts_nonzero_columns": "counting the keys whose score column is not all zero for the rank: that is the "
                                    "rank only when those columns are independent, and a key that mixes others "
                                    "(key 4, [1, 1, 0, 0], is half of keys 1 and 2 together) adds a non-zero column "

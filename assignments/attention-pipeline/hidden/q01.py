@@ -51,6 +51,7 @@ def _project_beside(fn, X, W_Q, W_K, W_V):
 def _check(got, X, W_Q, W_K, W_V, dtype, fn=None, submission=None, expected=None):
     D.raise_if_projection_return_in_loop(got, X, (W_Q, W_K, W_V), dtype, submission)   # (Q,) from the first pass
     D.raise_if_sequence_first(got, X, (W_Q, W_K, W_V), dtype, submission)   # X.transpose(0, 1) first (blind58)
+    D.raise_if_results_stale(fn, got, X, (W_Q, W_K, W_V), dtype)   # a helper's results=[] default (round 69)
     Q, K, V = expect_tuple(got, "project_qkv", ("Q", "K", "V"))
     want, wrong = expected if expected is not None else D.qkv_expected(X, W_Q, W_K, W_V)
     _raise_if_whole_variant((Q, K, V), wrong, dtype)
@@ -231,6 +232,7 @@ def test_project_views(project_qkv, rng, submission=None):
     D.raise_if_sequence_first(got, X.contiguous(), (W_Q, W_K, W_V), torch.float64, submission)
     if isinstance(got, (tuple, list)) and len(got) == 3:
         _raise_if_whole_variant(tuple(got), wrong, torch.float64)
+        D.raise_if_results_stale(project_qkv, got, X.contiguous(), (W_Q, W_K, W_V), torch.float64)
         D.raise_if_rows_flattened(tuple(got), want, X, torch.float64)
         D.raise_if_weights_unused(project_qkv, X.contiguous(), tuple(t.contiguous() for t in (W_Q, W_K, W_V)),
                                   tuple(got), torch.float64)

@@ -150,6 +150,7 @@ def _check_pattern(M, T, fn=None):
     D.raise_if_integer_triangle_index(blocked, T)
     D.raise_if_last_key_open(blocked, T)
     D.raise_if_only_next_key_blocked(blocked, T)   # M[idx, idx + 1]: the first superdiagonal alone (blind64)
+    D.raise_if_mask_rows_aliased(blocked, T)   # [[0.0] * T] * T: one row list T times (naming round 69)
     words = D.pattern_differs(blocked, torch.ones(T, T, dtype=torch.bool).triu(1), M)
     lead = "blocks the wrong entries" if " must stay open" in words or " must be blocked" in words else "is wrong"
     raise AssertionError(f"the mask {lead}: exactly the keys after each query "

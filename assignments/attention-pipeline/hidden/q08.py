@@ -58,6 +58,7 @@ def _call(fn, q, K, V):
         said = f"The size of tensor a ({T}) must match the size of tensor b ({d_v})"
         if e.exc_type == "RuntimeError" and "must match the size" in e.message and T != q.shape[-1]:
             D.raise_if_operands_swapped(fn, e, q)   # (K * q).sum(dim=0): d_k scores against V's T rows
+        D.raise_if_nw_buffer_shaped_like_query(fn, e, q, K, V)   # numerator = torch.zeros_like(q) (naming round 69)
         if e.exc_type != "RuntimeError" or T == d_v or said not in e.message:
             raise
         V2 = torch.randn((T, T), generator=torch.Generator().manual_seed(0), dtype=V.dtype)

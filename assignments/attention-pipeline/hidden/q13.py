@@ -78,6 +78,7 @@ def _check(fn, stages, X, Y, W, M, dtype):
         key = D.whole_key((O, A), known, (O_ref, A_ref), dtype)
         if key is not None:
             raise Misconception(key, f"(O, A) are wrong: together they match {describe(key)}")
+        D.raise_if_scores_returned_beside_right_output(O, A, O_ref, known, dtype)   # `return O, scores` (round 69)
         try:
             D.assert_matches(A, A_ref, what="A", dtype=dtype, variants={k: v[1] for k, v in known.items()})
             D.assert_matches(O, O_ref, what="O", dtype=dtype, variants={k: v[0] for k, v in known.items()})

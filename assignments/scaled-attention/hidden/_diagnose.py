@@ -2845,12 +2845,26 @@ def _entropy_2d_only(fn, e, shape) -> Misconception | None:
     both sizes of logits ((e.T / e.sum(-1)).T: .T reverses every axis), where the same rows as one 2-D
     (N, n) tensor give the right entropies."""
     found = _SIZE_MISMATCH.search(e.message or "")
-    if e.exc_type != "RuntimeError" or not found or len(shape) < 3 \
-            or not all(int(x) in shape for x in found.groups()):
+    if e.exc_type != "RuntimeError" or not found or len(shape) < 3:
+        return None
+    sizes = [int(x) for x in found.groups()]
+    # naming69 (blind69 q4_entropy_denominator_reshaped_to_a_column_handles_only_2d): one of the sizes is the count
+    # of rows, every leading axis flattened into one (a row total made a column with .reshape(-1, 1))
+    column = math.prod(shape[:-1])
+    flattened = column not in shape and column in sizes and all(x in shape or x == column for x in sizes)
+    if not flattened and not all(x in shape for x in sizes):
         return None
     rows = _right_on_rows(fn, shape)
     if rows is None:
         return None
+    if flattened:
+        return Misconception("fixed_axes", f"softmax_entropy raised {e.exc_type}: {found.group(0)} on logits of "
+                             f"shape {tuple(shape)}; the same rows as one 2-D ({rows.shape[0]}, {rows.shape[1]}) "
+                             f"tensor give the right entropies: {column} is the number of rows with every leading "
+                             "axis flattened into one, so a per-row value (the row totals or maxima) is made a "
+                             "(rows, 1) column (.reshape(-1, 1), .view(-1, 1)), which lines up with 2-D logits only; "
+                             "keep its axes with keepdim=True (e.sum(dim=-1, keepdim=True)) or .unsqueeze(-1): "
+                             + describe("fixed_axes"))
     return Misconception("fixed_axes", f"softmax_entropy raised {e.exc_type}: {found.group(0)} on logits of shape "
                          f"{tuple(shape)}; the same rows as one 2-D ({rows.shape[0]}, {rows.shape[1]}) tensor give "
                          "the right entropies: the code works for 1-D and 2-D logits only (.T, or a reduction "
@@ -3164,7 +3178,7 @@ def mha_crash(fn, e, X, Ws, n_heads, submission=None):
     (T, T) weights concatenated for its output (torch multiplies (T, n_heads T) by W_O; with W_O of n_heads T
     rows the output is the heads' maps concatenated times it); Q or K overwritten by its head slice (head 1
     multiplies an empty (T, 0) slice, and the same function with n_heads = 1 is right)."""
-    named = token_axis_squeezed(fn, e, X, Ws, n_heads, submission) \
+    named = token_axis_squeezed(fn, e, X, Ws, n_heads, submission) or token_count_assert(fn, e, X, Ws, n_heads) \
         or library_misread_crash(e, submission) or fused_rows_crash(e, X, Ws, submission) \
         or heads_missing(fn, e, X, Ws, n_heads, submission) or width_from_tokens(fn, e, X, Ws, n_heads) \
         or constant_width(fn, e, X, Ws, n_heads) or buffer_like_weights(fn, e, X, Ws, n_heads) \
@@ -4259,8 +4273,14 @@ def mha_overwrite_variants(X, W_Q, W_K, W_V, W_O, n_heads) -> dict:
     if n_heads < 2 or X.shape[-1] % n_heads:
         return {}
     d_k = X.shape[-1] // n_heads
-    last = _mha_heads(X, W_Q, W_K, W_V, n_heads)[-1]
-    return {"mha_heads_overwritten": last @ W_O.double()[(n_heads - 1) * d_k:, :]}
+    heads = _mha_heads(X, W_Q, W_K, W_V, n_heads)
+    last = heads[-1]
+    right = torch.cat(heads, dim=-1) @ W_O.double()
+    # naming69 (blind69 q8_blockwise_output_sum_started_from_head_zero_then_adds_it_again): the sum started from one
+    # head's term (heads[0] @ W_O[:d_k], or the last head's) and the loop over every head adding it again
+    twice = {f"mha_head_counted_twice/h{h}": right + heads[h] @ W_O.double()[h * d_k:(h + 1) * d_k, :]
+             for h in sorted({0, n_heads - 1})}
+    return {"mha_heads_overwritten": last @ W_O.double()[(n_heads - 1) * d_k:, :], **twice}
 
 
 def unnormalised_entropy_replays(logits: torch.Tensor) -> dict:
@@ -4989,7 +5009,9 @@ def raise_if_scale_reaches_unscaled(fn, submission, d_k, n, seed, v) -> None:
     not read the other way round: the division reaches both results. inplace_alias_overwritten when the
     function's source divides (or multiplies) in place (div_, mul_...); else a message that says what differs.
     A function that divides whatever the flag, out of place, gives the same numbers: only the source tells the
-    two apart, so without an in-place scale in it nothing is named."""
+    two apart, so without an in-place scale in it nothing is named. First (naming69): a list of dots kept between
+    calls (raise_if_dots_kept), before any value is read as another mistake's."""
+    raise_if_dots_kept(fn, d_k, seed, False, submission)
     right, _ = variance_variants_all(d_k, n, seed, True)
     if not any(abs(v - r) <= 2e-5 * abs(r) for r in right):
         return
@@ -5485,7 +5507,8 @@ def table_count_crash(e: StudentCodeError, fn, dims, seed, submission, as_table)
     """naming64: an IndexError in entropy_table whose loop runs a fixed N times (`range(4)`, the default dims' length)
     where it must run over dims: the source has a literal `range(N)` with N > len(dims), and called again (bounded:
     a few small d's) with dims padded to N it runs and is right, with N + 1 dims it returns the first N rows only."""
-    named = table_width_one_squeezed(e, fn, dims, seed, submission)   # naming66
+    named = table_width_one_squeezed(e, fn, dims, seed, submission) \
+        or table_std_unbracketed_crash(e, dims, seed, submission)   # naming66, naming69
     if named is not None or e.exc_type != "IndexError":
         return named
     func = _function_read(submission, "entropy_table")
@@ -9247,6 +9270,20 @@ def _entry_read(value_node):
     return None
 
 
+def _choice_right(value: str, question: str, answer: str) -> bool:
+    """Whether `value` is the right letter: the test's own judge (expect_choice) takes "(d)" as right, so a key read
+    off the source must not cost it the point, and "a." is the right letter in a form the judge names itself
+    (red-team round 130)."""
+    from autograder.grading.checks import expect_choice
+    if value.strip().strip("().:").strip().upper() == answer.upper():
+        return True
+    try:
+        expect_choice(value, question, answer=answer, choices="ABCD")
+    except AssertionError:
+        return False
+    return True
+
+
 def raise_if_read_under_other_key(question: str, value, answer: str, submission) -> None:
     """answer_read_under_other_key: the answer is wrong and the notebook's last binding of it reads one entry of a
     dict under ANOTHER question's key (`q6_answer = my_letters["q5"]`, `.get("q5_answer")`): the key is read off
@@ -9254,7 +9291,7 @@ def raise_if_read_under_other_key(question: str, value, answer: str, submission)
     letter is right, or where the key names this question."""
     import ast
     own = re.match(r"q(\d+)_answer$", question)
-    if not isinstance(value, str) or own is None or value.strip().upper() == answer:
+    if not isinstance(value, str) or own is None or _choice_right(value, question, answer):
         return
     last = _last_top_assign(submission, question)
     read = _entry_read(last.value) if last is not None else None
@@ -9444,7 +9481,9 @@ def probe_global_size_said(m: Misconception, question: str, submission) -> Misco
                 simple = isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) \
                     and isinstance(n.value, ast.Constant) and type(n.value.value) is int
                 held = n.value.value if simple else None   # a loop or another binding: its value is not read here
-        if held is None or held == width or held <= 0 or width <= 0:
+        # a size past 2**53 is no probe's: sqrt() of a 400-digit literal raised OverflowError into the test, told as
+        # "a whole number too large" in the answer (red-team round 130)
+        if held is None or held == width or not 0 < held <= 2 ** 53 or not 0 < width <= 2 ** 53:
             continue
         return Misconception(m.key, f"{m}; in your probe, `{unparse(probe)[:70]}` passes `{size}`, which this cell "
                              f"does not set: it is the notebook's {size} = {held} from another cell, while "
@@ -9452,3 +9491,163 @@ def probe_global_size_said(m: Misconception, question: str, submission) -> Misco
                              f"{math.sqrt(held):.3g}, not sqrt({width}) = {math.sqrt(width):.3g}; pass the probe's "
                              f"own width ({query}.shape[-1])")
     return m
+
+
+# --- naming round 69 (blind69: a list kept between calls, an assert on the token count, a std unbracketed) ---------
+
+def token_count_assert(fn, e, X, Ws, n_heads) -> Misconception | None:
+    """mha_assert_token_count (naming69, blind69 q8_divisibility_assert_checks_token_count): the student's own assert
+    failed on T tokens, T not a multiple of n_heads (d_model is); the same call on the first n_heads * m rows (m = 1,
+    2: two multiples of n_heads, the rows repeated where X has fewer) runs and is right, and on n_heads + 1 rows it
+    fails again: the assert tests the token count, X.shape[0], where the heads split d_model."""
+    T, d_model = X.shape[0], X.shape[-1]
+    if e.exc_type != "AssertionError" or not _raised_in_notebook(e) or X.dim() != 2 or n_heads < 2 \
+            or T % n_heads == 0 or d_model % n_heads:
+        return None
+
+    def rows(t):
+        return X.repeat((t + T - 1) // T, 1)[:t].clone()
+
+    def right_on(t):
+        x = rows(t)
+        try:
+            got = fn(x, *Ws, n_heads)
+        except StudentCodeError:
+            return False
+        want = ref.multi_head_attention(x.double(), *[w.double() for w in Ws], n_heads)
+        return type(got) is torch.Tensor and matching_variants(got, {"right": want}, X.dtype)
+
+    def fails_on(t):
+        try:
+            fn(rows(t), *Ws, n_heads)
+        except StudentCodeError as again:
+            return again.exc_type == "AssertionError"
+        return False
+
+    if not (right_on(n_heads) and right_on(2 * n_heads) and fails_on(n_heads + 1)):
+        return None
+    return Misconception("mha_assert_token_count", f"your own assert failed{_assert_line(e)} on X of shape "
+                         f"{tuple(X.shape)}: T = {T} tokens with n_heads = {n_heads} (d_model = {d_model} is divisible "
+                         f"by it); the same call with {n_heads} or {2 * n_heads} tokens runs and is right, with "
+                         f"{n_heads + 1} it fails again, so the assert tests the number of tokens: "
+                         + describe("mha_assert_token_count"))
+
+
+def _unbracketed_count(submission) -> str | None:
+    """The first `x / n - 1` of the notebook (n a name or len(...): the count, the - 1 meant for the divisor), in a
+    def of a cell under 20,000 characters (at most 40 cells read), quoted (bounded), or None."""
+    import ast
+    from autograder.grading.source_checks import cells_of
+    for cell in (cells_of(submission) if submission is not None else [])[:40]:
+        if len(cell) > 20_000 or " - 1" not in cell:
+            continue
+        tree = _parsed(cell)
+        for node in ast.walk(tree) if tree is not None else []:
+            if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Sub) and isinstance(node.right, ast.Constant) \
+                    and node.right.value == 1 and isinstance(node.left, ast.BinOp) \
+                    and isinstance(node.left.op, ast.Div) and (isinstance(node.left.right, ast.Name) or (
+                        isinstance(node.left.right, ast.Call) and _called(node.left.right) == "len")):
+                return unparse(node)[:80]
+    return None
+
+
+def table_std_unbracketed_crash(e, dims, seed, submission) -> Misconception | None:
+    """variance_count_unbracketed (naming69, blind69 q4_table_hand_std_divides_by_len_minus_one_without_parentheses):
+    entropy_table raised ValueError "math domain error" (math.sqrt of a negative number); replayed, the biased
+    variance of the raw or the scaled scores of some d in dims is below 1 (so that variance minus 1 is negative and
+    its square root raises, as it did), and the notebook writes `x / n - 1`."""
+    if e.exc_type != "ValueError" or "math domain error" not in (e.message or ""):
+        return None
+    written = _unbracketed_count(submission)
+    if written is None:
+        return None
+    for d in list(dims)[:8]:
+        raw = _raw_scores_at(int(d), seed).double()
+        for what, x in (("raw", raw), ("scaled", raw / int(d) ** 0.5)):
+            v = float(x.var(unbiased=False))
+            if v < 1.0:
+                return Misconception("variance_count_unbracketed", f"your code raised ValueError: math domain error "
+                                     f"for dims = {tuple(dims)}, seed = {seed}: the {what} scores of d = {d} have "
+                                     f"sum((x - mean)^2) / n = {v:.4g}, and that minus 1 is {v - 1:.4g}, negative, "
+                                     f"whose math.sqrt raises; your code has `{ascii(written)[1:-1]}`: "
+                                     + describe("variance_count_unbracketed"))
+    return None
+
+
+_LIST_GROWERS = ("append", "extend", "insert")
+
+
+def _kept_list(submission, name="dot_product_variance") -> tuple[str, str] | None:
+    """(the list's name, its growing call quoted) where the notebook's last `def name` appends to (extends) a list
+    bound at cell level (`all_dots = []` or `list()`, a top-level statement of a cell under 20,000 characters) that
+    the function never binds itself (no assignment of that name in it: the list outlives the call), and reads it
+    again after growing it (the result taken over it); None otherwise. Bounded: one parsed def, 40 cells."""
+    import ast
+    from autograder.grading.source_checks import cells_of
+    func = _function_of(submission, name)
+    if func is None:
+        return None
+    bound = {n.id for n in ast.walk(func) if isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del))}
+    bound |= {a.arg for a in ast.walk(func) if isinstance(a, ast.arg)}
+    grown = [c for c in ast.walk(func) if isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute)
+             and c.func.attr in _LIST_GROWERS and isinstance(c.func.value, ast.Name) and c.func.value.id not in bound]
+    if not grown:
+        return None
+    at_cell_level: set[str] = set()
+    for cell in cells_of(submission)[:40]:
+        tree = _parsed(cell) if len(cell) <= 20_000 else None
+        for stmt in getattr(tree, "body", []):
+            if isinstance(stmt, (ast.Assign, ast.AnnAssign)) and (
+                    isinstance(stmt.value, ast.List) and not stmt.value.elts
+                    or isinstance(stmt.value, ast.Call) and isinstance(stmt.value.func, ast.Name)
+                    and stmt.value.func.id == "list" and not stmt.value.args):
+                targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+                at_cell_level |= {t.id for t in targets if isinstance(t, ast.Name)}
+    for grow in grown:
+        kept = grow.func.value.id
+        reads = [n for n in ast.walk(func) if isinstance(n, ast.Name) and n.id == kept and n is not grow.func.value]
+        if kept in at_cell_level and reads:
+            return kept, unparse(grow)[:60]
+    return None
+
+
+def raise_if_dots_kept(fn, d_k, seed, scaled, submission, said: str = "") -> None:
+    """variance_dots_kept_between_calls (naming69, blind69 q2_dots_collected_in_cell_level_list_never_cleared): the
+    function grows a list made once at cell level (_kept_list) and takes its result over it, and two calls on
+    generators seeded alike (d_k = 16, 2000 pairs: bounded) give different numbers: each call's estimate mixes in
+    the dots of every earlier call. `said`: what the test saw already (two such calls differing): no call then."""
+    kept = _kept_list(submission)
+    if kept is None:
+        return
+    if not said:
+        try:
+            a, b = (fn(16, 2000, torch.Generator().manual_seed(seed), scaled=scaled) for _ in range(2))
+        except Exception:   # noqa: BLE001 - a second call is only evidence
+            return
+        if not all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in (a, b)) or a == b:
+            return
+        said = (f"two more calls on generators seeded alike (d_k = 16, 2000 pairs{', scaled' if scaled else ''}) "
+                f"gave {float(a):.6g} and then {float(b):.6g}")
+    raise Misconception("variance_dots_kept_between_calls", f"{said}: your function adds its dots to `{kept[0]}` "
+                        f"(`{ascii(kept[1])[1:-1]}`), a list made once at cell level and never emptied, and takes its "
+                        "result over that list, so each call's estimate mixes in the dots of every earlier call (of "
+                        "other widths, scaled or not): " + describe("variance_dots_kept_between_calls"))
+
+
+def split_axis_said(submission) -> str:
+    """mha_head_rows_sliced said with its cause (naming69, blind69 q8_heads_cut_with_numpy_split_default_axis_zero): the
+    notebook's multi_head_attention splits with np.split / np.array_split / torch.split / torch.chunk / .chunk given
+    no axis (dim): their default cuts axis 0, the tokens. "" otherwise (bounded: one parsed def, a quote cut)."""
+    import ast
+    func = _function_of(submission, "multi_head_attention")
+    for node in ast.walk(func) if func is not None else []:
+        if not (isinstance(node, ast.Call) and _called(node) in ("split", "array_split", "chunk")):
+            continue
+        on = node.func.value.id if isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name) else None
+        if on is None or any(k.arg in ("axis", "dim") for k in node.keywords) \
+                or not 1 <= len(node.args) <= (2 if on in ("np", "numpy", "torch") else 1):
+            continue
+        return (f" (your `{ascii(unparse(node)[:60])[1:-1]}` gives no axis, and {_called(node)} cuts along axis 0, the "
+                "tokens, by default: the heads are the column blocks, axis=1 (dim=-1))")
+    return ""
+

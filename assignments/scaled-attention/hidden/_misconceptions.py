@@ -1024,4 +1024,23 @@ MISCONCEPTIONS = {
     "result_assigned_not_returned": "computing the function's result into a variable (output = ... @ W_O) or as "
                                     "a bare expression on its last line without returning it: a function with no "
                                     "`return` gives None on every call; end it with `return output`",
+    # naming69
+    "variance_count_unbracketed": "writing the unbiased variance as sum / n - 1 without brackets: Python divides "
+                                  "by n first and then subtracts 1, so the result is the biased variance minus 1 "
+                                  "(negative for a small spread); write sum / (n - 1), or use .var()",
+    "variance_dots_kept_between_calls": "collecting the dot products in a list made once at cell level (all_dots = "
+                                        "[] above the def) and never emptied: every call appends its dots to those "
+                                        "of all earlier calls and takes the variance over them all, so only the "
+                                        "first call is right (later ones mix in other widths and unscaled dots, and "
+                                        "generators seeded alike give different results); make the list inside "
+                                        "the function (all_dots = [] as its first line), or compute the dots as one "
+                                        "tensor (q * k).sum(-1)",
+    "mha_head_counted_twice": "adding one head's term twice in the output projection: the sum over the heads of "
+                              "head_h @ W_O[h * d_k:(h + 1) * d_k] is started from one head's term (result = "
+                              "heads[0] @ W_O[:d_k]) and the loop then runs over every head, that one included; "
+                              "start the sum from zeros (torch.zeros(T, d_model)) or loop over the other heads only",
+    "mha_assert_token_count": "checking with an assert that the number of tokens is divisible by n_heads "
+                              "(X.shape[0] % n_heads: the rows of X) where d_model must be: X is (T, d_model) and "
+                              "any number of tokens T is valid, the heads split the d_model columns; check "
+                              "X.shape[1] % n_heads == 0 (or X.shape[-1])",
 }

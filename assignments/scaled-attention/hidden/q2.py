@@ -181,6 +181,7 @@ def test_scaled_variance_is_one(dot_product_variance, rng, submission=None):
         for v, seed in estimates:
             if _near(v, 1.0):
                 continue
+            D.raise_if_dots_kept(dot_product_variance, d_k, seed, True, submission)   # naming69: before any value's key
             _raise_replayed(submission, d_k, seed, True, v)
             D.raise_if_polarisation_misdivided(v, d_k, N, seed, True, submission)
             D.raise_if_precedence(v, d_k, N, seed, True)
@@ -221,7 +222,7 @@ def test_scaled_variance_is_one(dot_product_variance, rng, submission=None):
 
 
 @test_case(points=1, hidden=True)
-def test_draws_from_generator(dot_product_variance, rng):
+def test_draws_from_generator(dot_product_variance, rng, submission=None):
     # two generators seeded alike give the same Python float (the notebook asks for .item())
     seed = int(torch.randint(0, 2**31 - 1, (1,), generator=rng))
     try:
@@ -233,6 +234,7 @@ def test_draws_from_generator(dot_product_variance, rng):
     b = _number(call(dot_product_variance, 16, 2000, torch.Generator().manual_seed(seed), what="dot_product_variance"),
                 "dot_product_variance(...)")
     if abs(a - b) > 1e-9 * max(1.0, abs(a)):
+        D.raise_if_dots_kept(dot_product_variance, 16, seed, False, submission, f"two generators seeded alike gave {a:.6g} and {b:.6g}")
         raise Misconception("ignores_generator", "two generators with the same seed gave different results: "
                             f"this matches {describe('ignores_generator')}")
     moved, other = torch.Generator().manual_seed(seed), torch.Generator().manual_seed(seed + 1)

@@ -127,7 +127,7 @@ def _check(fn, attention, X, Ws, n_heads, expected=None, submission=None):
                                 "inside the function): " + describe("view_on_noncontiguous")) from None
         named = D.new_layers_from_source(submission, f"your code raised {e.exc_type}: {e.message[:200]}".split("\n")[0]) \
             or D.local_shadows_call(submission, e, "multi_head_attention") \
-            or _crash_named(fn, e, X, Ws, n_heads) or D.fused_token_chunk_crash(fn, e, X, Ws, n_heads) \
+            or _crash_named(fn, e, X, Ws, n_heads, submission) or D.fused_token_chunk_crash(fn, e, X, Ws, n_heads) \
             or D.output_projection_left(e, X, Ws, n_heads) \
             or D.elementwise_projection(e, X, Ws, n_heads) \
             or D.mha_crash(fn, e, X, Ws, n_heads, submission) \
@@ -144,7 +144,7 @@ FLOAT_SIZE = ("slice indices must be integers", "must be tuple of ints, but foun
               "argument 'split_size' must be int", "type must be tuple of ints,but got float")
 
 
-def _crash_named(fn, e: StudentCodeError, X, Ws, n_heads) -> Misconception | None:
+def _crash_named(fn, e: StudentCodeError, X, Ws, n_heads, submission=None) -> Misconception | None:
     """A crash whose cause shows: a (values, indices) pair used as a tensor (its own words say so); a float
     where a slice bound or a shape needs an int (torch's or Python's own message: d_k = d_model / n_heads),
     or heads sliced from the rows, shown by a second call on X with T = d_model tokens (every head then gets
@@ -176,7 +176,7 @@ def _crash_named(fn, e: StudentCodeError, X, Ws, n_heads) -> Misconception | Non
             return Misconception("mha_head_rows_sliced", f"your code raised {e.exc_type}: {first[:200]} with T = "
                                  f"{X.shape[0]} tokens; with T = d_model = {d_model} tokens it raises {said}: the "
                                  f"heads, concatenated, are {d_k} rows of the full width: "
-                                 + describe("mha_head_rows_sliced"))
+                                 + describe("mha_head_rows_sliced") + D.split_axis_said(submission))
     return None
 def _fails(thunk) -> bool:
     try:

@@ -321,6 +321,7 @@ def name_softmax_crash(fn, e: StudentCodeError, what: str) -> None:
     reduction without keepdim broadcasts there (and gives wrong values) where it crashed elsewhere. A crash
     that shows a (values, indices) pair used as a tensor names that at once."""
     name_tuple_as_tensor(e, f"your code raised {e.exc_type}: {e.message} ({what})")
+    name_softmax_rank_assert(fn, e, what)      # round69: an assert that x is 2-D
     x = torch.arange(36, dtype=torch.float64).reshape(6, 6).sin() * 3
     try:
         out = fn(x.clone(), dim=-1)
@@ -3205,6 +3206,34 @@ def _row_factors(w, right):
     return sums[live.expand_as(sums)]
 
 
+def unnormalised_cause(g, scores, dtype=torch.float64) -> str:
+    """round69 (blind69's borderlines): weights_not_normalised's words, with the cause where a replay on the same
+    scores (last axis) gives `g`: exp(s - max) / (1 + their sum), a denominator started at 1 and then summed over
+    every entry; or, for a 2-D matrix, each row over the running total of its own and the earlier rows' sums (the
+    total not set back to 0 for each query). Else the key's own text."""
+    s = scores.detach().double()
+    if type(g) is not torch.Tensor or g.shape != s.shape or s.dim() == 0:
+        return describe("weights_not_normalised")
+    m = s.amax(-1, keepdim=True)
+    replays = {}
+    for shift in ("max", "none"):     # exp(s - max), or exp(s) as written on the small scores of the trace
+        e = torch.exp(s - torch.where(torch.isfinite(m), m, torch.zeros_like(m))) if shift == "max" else torch.exp(s)
+        total = e.sum(-1, keepdim=True)
+        replays[f"plus_one/{shift}"] = e / (1 + total)
+        if s.dim() == 2:
+            replays[f"running/{shift}"] = torch.nan_to_num(e / total.cumsum(0))
+    hits = {k.split("/")[0] for k in matching_variants(g.detach(), replays, dtype)}
+    if "plus_one" in hits:
+        return ("each slice sums to S / (1 + S), S the sum of its exponentials: the denominator is 1 plus that sum (a "
+                "sum started at 1, or torch.ones_like(...) + exps.sum(...)), which counts the max's exp(0) = 1 twice; "
+                "start it at 0, or divide by exps.sum(dim, keepdim=True) alone")
+    if "running" in hits:
+        return ("row i is divided by the running total of the exponentials of rows 0 to i: the total is not set back "
+                "to 0 for each query, so the later rows are divided by the earlier rows' sums too; reset it inside "
+                "the loop over the queries (or divide each row by its own sum)")
+    return describe("weights_not_normalised")
+
+
 def name_unnormalised_replay(Q, K, V, mask, got, expected, what):
     """q5 (naming25): an output that equals, on the same Q, K, V, mask, the notebook's own stable_softmax of the
     scaled (masked) scores, rows of fully masked queries zeroed, times V, where that softmax gives each row the
@@ -3236,7 +3265,7 @@ def name_unnormalised_replay(Q, K, V, mask, got, expected, what):
     raise Misconception("weights_not_normalised", f"{what} is wrong: it equals (stable_softmax of the scaled "
                         "scores) @ V on the same input, and your stable_softmax gives each query the right weights "
                         f"times its own factor (the rows sum to between {float(factors.min()):.3g} and "
-                        f"{float(factors.max()):.3g}, not 1): " + describe("weights_not_normalised"))
+                        f"{float(factors.max()):.3g}, not 1): " + unnormalised_cause(w, scores))
 
 
 def name_trace_mistake(got, what, weights3, atol, submission=None):
@@ -3289,9 +3318,10 @@ def _name_trace_weights(g, right, what, atol):
     mask = ref.causal_mask(3) if right is ref.weights3_causal else torch.ones(3, 3, dtype=torch.bool)
     factors = _row_factors(g, right)
     if factors is not None:
+        scores = (ref.Q3 @ ref.K3.T / 2).masked_fill(~mask, float("-inf"))     # round69: the cause, replayed
         raise Misconception("weights_not_normalised", f"{what} is wrong: each row is the right weights times "
                             f"its own factor (the rows sum to between {float(factors.min()):.3g} and "
-                            f"{float(factors.max()):.3g}, not 1): " + describe("weights_not_normalised"))
+                            f"{float(factors.max()):.3g}, not 1): " + unnormalised_cause(g, scores))
     if not torch.isfinite(g).all() or (g < -atol).any():
         return
     if bool(mask.all()) and any(torch.allclose(g, h, rtol=0, atol=atol) for h in _hard_argmax_weights()):
@@ -3425,7 +3455,7 @@ def name_not_normalised(got, x, dim, what):
         raise Misconception("weights_not_normalised", f"{what} is wrong: each slice along dim={dim} is the right "
                             "softmax times its own factor (the slices sum to between "
                             f"{float(sums.min()):.3g} and {float(sums.max()):.3g}): "
-                            + describe("weights_not_normalised"))
+                            + unnormalised_cause(g.movedim(dim, -1), x.movedim(dim, -1), x.dtype))
 
 
 # round47: small finite logits (float64, no ties, no -inf) on which a softmax that divides by something other than
@@ -3955,7 +3985,7 @@ def trace_stale_scale(which):
     if which == "weights3_causal":
         s = s.masked_fill(~ref.causal_mask(3), float("-inf"))
     w = ref.stable_softmax(s)
-    return {"scale_constant/global_d_k": w @ ref.V3 if which == "out3" else w}
+    return {"scale_constant/global_d_k": w @ ref.V3 if which == "out3" else w, **trace_features_cut(which)}
 
 
 # what the trace's answer matching a key means there, said before the key's text (q6's _compare)
@@ -3963,7 +3993,9 @@ TRACE_SAID = {"scale_constant": "the scores divided by sqrt(8), the notebook's g
                                 "example, where this trace's d_k is 4 (divide by math.sqrt(Q3.shape[-1]) = 2): ",
               "softmax_of_negated": "the softmax of the negated scores (F.softmin, or exp(-s) normalised), which "
                                     "puts the most weight on the least similar key; use softmax(scores): ",
-              "causal_mask_not_equal": "the softmax under a mask that blocks only the diagonal (True where j != i): "}
+              "causal_mask_not_equal": "the softmax under a mask that blocks only the diagonal (True where j != i): ",
+              "dot_product_features_cut_short": "the softmax of scores summed over the first 3 of the d_k = 4 "
+                                                "features alone (the last feature left out of every dot product): "}
 
 
 def _raise_if_trace_product(missing, crash, resolve=None):
@@ -4810,7 +4842,9 @@ def _number(node) -> float | None:
     """The value of a numeric constant written in the source (0.5, 1 / 2, 0.25, -0.5), else None: read from the
     tree, never run."""
     if isinstance(node, ast.Constant) and type(node.value) in (int, float):
-        return float(node.value)
+        # a literal past a float's range is no number of the lesson's: float() of a 400-digit one raised OverflowError
+        # into q2's test, told as "a whole number too large" in the answer (red-team round 130)
+        return float(node.value) if abs(node.value) < 1e300 else None
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
         v = _number(node.operand)
         return None if v is None else -v
@@ -6741,6 +6775,7 @@ def name_count_slips(got, name, submission) -> None:
     name_e_notation(got, name)
     name_counted_after_rebinding(got, name, submission)
     name_tile_entries(got, name, submission)         # naming round 63: BLOCK_M x BLOCK_N, one FlashAttention tile
+    name_count_started_at_one(got, name, submission)     # naming round 69: a counter started at 1
 
 
 def _fold_in_order(stmts, order):
@@ -8341,3 +8376,182 @@ def name_single_query_all_true(fn, T_k, what) -> None:
     if type(two) is torch.Tensor and tuple(two.shape) == (2, T_k) and bool(((two != 0) == ref.causal_mask(2, T_k)).all()):
         raise Misconception("causal_single_query_all_visible", f"{what} is True everywhere, while causal_mask(2, "
                             f"{T_k}) is right: " + describe("causal_single_query_all_visible"))
+
+
+# ---- naming round 69 (blind69) ----
+
+def name_cosine_scores(raw, said):
+    """round41 (blind40): raw_score_var equal to the variance (unbiased or not) of cosine similarities, the example's
+    queries and keys each scaled to unit length over its d_k = 8 features (F.normalize(., dim=-1), x / x.norm(dim=-1,
+    keepdim=True), torch.cosine_similarity) before the dot products. The caller has seen scaled = raw / 8; the value
+    (0.127) is none of q2's catalogued ones, named before."""
+    q, k = ref._Qb.double(), ref._Kb.double()
+    s = (q / q.norm(dim=-1, keepdim=True)) @ (k / k.norm(dim=-1, keepdim=True)).transpose(-2, -1)
+    if any(abs(raw - float(v)) < 1e-5 * abs(float(v)) for v in (s.var(), s.var(unbiased=False))):
+        raise Misconception("scores_as_cosine_similarities", f"{said}: they are those of the cosine similarities "
+                            "of the example's queries and keys (each scaled to unit length first): "
+                            + describe("scores_as_cosine_similarities"))
+
+
+
+def name_variance_sum_not_reset(raw, scaled, atol) -> None:
+    """q2 (round69, blind69 q2_squared_deviation_accumulator_not_reset_before_the_scaled_scores): a hand-written
+    variance whose running sum of squared deviations is not set back to 0 before the second set of scores, so the
+    second answer is the first one's variance plus its own (raw + scaled = 9/8 of the raw variance, about 7.42):
+    named only where the first answer is right and the second is that sum (the replay: both sums divided by n - 1);
+    no other catalogued value of q2 is 9/8 (or 1/8 + 1) of the raw variance."""
+    r, s = ref.raw_score_var, ref.scaled_score_var
+    if abs(raw - r) < atol and abs(scaled - (r + s)) < atol:
+        first, second, value = "raw", "scaled", scaled
+    elif abs(scaled - s) < atol and abs(raw - (r + s)) < atol:
+        first, second, value = "scaled", "raw", raw
+    else:
+        return
+    raise Misconception("variance_sum_not_reset", f"{second}_score_var is {value:.4g} = {r:.4g} + {s:.4g}, the raw "
+                        f"variance plus the scaled one, while {first}_score_var is right: the running sum of squared "
+                        f"deviations still holds the {first} scores' total when the {second} scores are added to it: "
+                        + describe("variance_sum_not_reset"))
+
+
+# the counts a hand-written variance may read off the (2, 5, 5) scores' axes instead of their 50 entries
+_MEAN_COUNTS = {2: "the batch alone (2)", 5: "one axis (5)", 10: "2 x 5 = 10, two axes (the key axis, or the "
+                "query axis, left out)", 25: "5 x 5 = 25, the last two axes (the batch left out)"}
+
+
+def name_mean_count_from_axes(raw, said) -> None:
+    """q2 (round69, blind69 q2_entry_count_by_hand_leaves_the_key_axis_out): a variance written by hand whose count n
+    is read off one or two axes and used for the mean too (sum / n, then the squared deviations from that mean over
+    n - 1, or over n): replayed on the example's scores for each count. The caller has seen scaled = raw / 8 (the
+    same statistic of the scaled scores) and that the squared deviations from the true mean over a count are not it."""
+    s = (ref._Qb.double() @ ref._Kb.double().transpose(-2, -1)).flatten()
+    for count, how in _MEAN_COUNTS.items():
+        mean = s.sum() / count
+        for divisor in (count - 1, count):
+            value = float(((s - mean) ** 2).sum() / divisor)
+            if abs(raw - value) < 1e-5 * abs(value):
+                raise Misconception("variance_count_from_one_axis", f"{said}: both are a variance counted by hand as "
+                                    f"{count} entries, {how}, where the scores have 2 x 5 x 5 = {s.numel()}: the mean "
+                                    f"is the sum / {count} and the squared deviations from it are divided by "
+                                    f"{divisor}, so the mean and the divisor are both wrong; count with t.numel(): "
+                                    + describe("variance_count_from_one_axis"))
+
+
+def name_softmax_rank_assert(fn, e: StudentCodeError, what: str) -> None:
+    """q3/q5 (round69, blind69 q3_assert_left_from_testing_on_two_d_class_scores_rejects_other_ranks): stable_softmax
+    raised an AssertionError (its own assert) on an input that is not 2-D; second calls show why: on 2-D inputs (5, 7)
+    it runs and is right along both axes, and a (2, 3, 4) input raises an AssertionError again: softmax_rank_assert."""
+    if fn is None or e.exc_type != "AssertionError":
+        return
+    x = (torch.arange(35, dtype=torch.float64).reshape(5, 7) * 0.9).sin() * 3
+    cube = (torch.arange(24, dtype=torch.float64).reshape(2, 3, 4) * 0.7).cos() * 2
+    try:
+        outs = [(fn(x.clone(), dim=d), ref.stable_softmax(x, d)) for d in (-1, 0)]
+    except StudentCodeError:
+        return
+    if not all(matching_variants(out, {"right": want}, x.dtype) for out, want in outs):
+        return
+    try:
+        fn(cube.clone(), dim=-1)
+    except StudentCodeError as again:
+        if again.exc_type != "AssertionError":
+            return
+    else:
+        return
+    raise Misconception("softmax_rank_assert", f"your code raised AssertionError: {e.message[:120]} ({what}); on 2-D "
+                        "inputs the same stable_softmax runs and is right (along either axis), and on a 3-D input "
+                        "its assert fails again: " + describe("softmax_rank_assert")) from None
+
+
+def trace_features_cut(which):
+    """q6 (round69, blind69 q6_hand_dot_product_loop_runs_over_the_token_count_not_the_feature_count): the trace's
+    answer `which` with every score summed over the first 3 of the d_k = 4 features alone (a loop over the features
+    that stops one short: range(n_tokens) = range(3), or range(d_k - 1)), scaled by sqrt(4) as asked."""
+    k = ref.Q3.shape[-1] - 1
+    s = ref.Q3[:, :k] @ ref.K3[:, :k].T / math.sqrt(ref.Q3.shape[-1])
+    if which == "weights3_causal":
+        s = s.masked_fill(~ref.causal_mask(3), float("-inf"))
+    w = ref.stable_softmax(s)
+    return {"dot_product_features_cut_short": w @ ref.V3 if which == "out3" else w}
+
+
+def _start_at_one(trees) -> str | None:
+    """The first `x = 1` of the cells that a later `x += ...` (or `x = x + ...`) of theirs adds to, quoted."""
+    starts, grown = {}, set()
+    for segments, tree in trees:
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+                    and _number(node.value) == 1):
+                starts.setdefault(node.targets[0].id, (segments.of(node) or unparse(node)).splitlines()[0][:80])
+            if isinstance(node, ast.AugAssign) and isinstance(node.op, ast.Add) and isinstance(node.target, ast.Name):
+                grown.add(node.target.id)
+            if (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+                    and isinstance(node.value, ast.BinOp) and isinstance(node.value.op, ast.Add)
+                    and isinstance(node.value.left, ast.Name) and node.value.left.id == node.targets[0].id):
+                grown.add(node.targets[0].id)
+    return next((quote for name, quote in starts.items() if name in grown), None)
+
+
+def name_count_started_at_one(got, name, submission) -> None:
+    """q8 (round69, blind69 q8_entry_counter_started_at_one_like_a_product_accumulator): attn_entries (or
+    score_madds) one more than the count, from a counter its cell starts at 1 and then adds to (the source: a count
+    one too many has other causes, a range(T + 1) for one); else said as the plain fact."""
+    right = {"attn_entries": ref.attn_entries, "score_madds": ref.score_madds}.get(name)
+    if right is None or got != right + 1:
+        return
+    hit = _start_at_one(_cell_trees(submission, name))
+    if hit is None:
+        raise AssertionError(f"{name} is {got:,}, one more than {right:,}: {got:,} is not {right:,}; count from 0 "
+                             "(or write the product of the sizes)")
+    raise Misconception("count_started_at_one", f"{name} is {got:,}, one more than {right:,}: your cell's `{hit}` "
+                        "starts the counter at 1: " + describe("count_started_at_one"))
+
+
+def _kept_state(trees) -> str | None:
+    """A function of the cells that adds to a name declared global (or nonlocal), or to an item or attribute of a
+    name it neither takes nor binds (a module-level dict or list, counts["n"] += ...): the first such line, quoted."""
+    for segments, tree in trees:
+        for func in ast.walk(tree):
+            if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            declared = {n for node in ast.walk(func) if isinstance(node, (ast.Global, ast.Nonlocal))
+                        for n in node.names}
+            local = {a.arg for a in func.args.args + func.args.kwonlyargs} | {
+                t.id for node in ast.walk(func) if isinstance(node, (ast.Assign, ast.For, ast.comprehension))
+                for t in ast.walk(node.target if not isinstance(node, ast.Assign) else ast.Tuple(node.targets))
+                if isinstance(t, ast.Name)}
+            for node in ast.walk(func):
+                if not isinstance(node, ast.AugAssign):
+                    continue
+                target = node.target
+                base = target
+                while isinstance(base, (ast.Subscript, ast.Attribute)):
+                    base = base.value
+                if not isinstance(base, ast.Name):
+                    continue
+                if (base is target and base.id in declared) or (base is not target and base.id not in local):
+                    return (segments.of(node) or unparse(node)).splitlines()[0][:80]
+    return None
+
+
+def name_count_kept_between_calls(got, submission) -> None:
+    """q8 (round69, blind69 q8_madds_counter_is_a_global_not_reset_between_calls_ratio_five): cost_ratio 5 = (c(T) +
+    c(2T)) / c(T), a counting function whose total outlives the call (a global, or a module-level dict or list it
+    adds to) so the count at 2T still holds the one at T: named only where the cells show such a function (the
+    source: 5 has other readings); else said as the plain fact."""
+    if got != ref.cost_ratio + 1:
+        return
+    cells = cells_of(submission) if submission is not None else []
+    trees = []
+    for cell in cells[:200]:
+        try:
+            trees.append((Segments(cell), parse(cell)))
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            continue
+    hit = _kept_state(trees)
+    if hit is None:
+        raise AssertionError(f"cost_ratio is {got}, not {ref.cost_ratio}: {got} is (1 + {ref.cost_ratio}), what a "
+                             "count at 2T that still holds the count at T gives; does your count start from 0 on every "
+                             "call? (T * T grows 4 times when T doubles)")
+    raise Misconception("count_kept_between_calls", f"cost_ratio is {got} = (count at T + count at 2T) / count at T: "
+                        f"your function's `{hit}` adds to a total that outlives the call, so the second call's count "
+                        "still holds the first one's: " + describe("count_kept_between_calls"))

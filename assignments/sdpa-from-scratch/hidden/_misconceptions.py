@@ -887,6 +887,25 @@ MISCONCEPTIONS = {
                                     "(range(T - 1)) on the idea that the last query needs no mask: the matrix "
                                     "started as zeros, so the last row stays all zeros; the last query still "
                                     "needs its softmax (over every key): loop over range(T)",
+    # naming round 69 (blind69)
+    "variance_sum_not_reset": "reusing the running sum of squared deviations for the second variance without "
+                              "setting it back to 0: the second answer also holds the first one's total (here the "
+                              "raw variance plus the scaled one, 9/8 of the raw); start each sum at 0 (total = 0.0 "
+                              "before each loop), or use .var()",
+    "softmax_rank_assert": "an assert in stable_softmax that the input is 2-D (x.dim() == 2, a (rows, classes) "
+                           "matrix): the softmax must work on any rank (1-D logits, the 3-D and 4-D scores of "
+                           "Question 5); remove the assert, the rest already works along dim",
+    "dot_product_features_cut_short": "summing each hand-written dot product over too few features: a loop over the "
+                                      "features that stops one short (range(n_tokens) = 3, or range(d_k - 1), where "
+                                      "Q3 and K3 have d_k = 4 features), so the last feature is left out of every "
+                                      "score; loop over range(Q3.shape[1]), or write Q3 @ K3.T",
+    "count_started_at_one": "starting a counter at 1 (as a product's running value starts) instead of 0: a count "
+                            "adds one per item, so it starts from none and ends one too high here; start it at 0, "
+                            "or write the product of the sizes (T8 * T8)",
+    "count_kept_between_calls": "a counting function whose total outlives the call (a global, or a module-level "
+                                "dict or list it adds to): the count at 2T still holds the count at T, so the "
+                                "ratio is (1 + 4) instead of 4; start the total at 0 inside the function, on every "
+                                "call",
     # rules
     "forbidden_api": "calling an API this assignment forbids (F.scaled_dot_product_attention) instead of "
                      "implementing it",

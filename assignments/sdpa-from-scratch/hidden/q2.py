@@ -47,6 +47,7 @@ def test_score_variances(raw_score_var, scaled_score_var, submission=None):
 def _check_variances(raw, scaled, submission=None):
     n = 2 * 5 * 5                                             # entries of the (2, 5, 5) scores
     diag.name_baddbmm_input_added(raw, scaled, submission, ATOL)    # round60: baddbmm(raw, Q, K^T, alpha=...), beta 1
+    diag.name_variance_sum_not_reset(raw, scaled, ATOL)      # round69: the running sum not set back to 0
     diag.name_rounded_pair(((raw, ref.raw_score_var), (scaled, ref.scaled_score_var)), _other_values(n),
                            "raw_score_var and scaled_score_var", submission, ("raw_score_var", "scaled_score_var"))
     if abs(raw - ref.raw_score_var * (n - 1) / n) < ATOL or abs(scaled - ref.scaled_score_var * (n - 1) / n) < ATOL:
@@ -96,7 +97,7 @@ def _check_variances(raw, scaled, submission=None):
             diag.name_feature_zero_skipped(raw, said, submission)     # round58: range(1, d_k)
             diag.name_triangle_variance(raw, said, submission)     # round66: triu_indices, as if Q K^T were symmetric
             _name_standardised_inputs(raw, said)
-            _name_cosine_scores(raw, said)
+            diag.name_cosine_scores(raw, said)
             diag.name_reduced_score_variance(raw, scaled, said, [r for r, _ in _other_values(n)], ATOL)   # round46
             diag.name_uniform_example(raw, said)     # round54: the example rebuilt with torch.rand (replayed)
             if any(abs(raw - v) < 1e-5 * v for v in diag.new_sample_score_variances()):
@@ -158,6 +159,7 @@ def _name_count_from_one_axis(raw, said):
             raise Misconception("variance_count_from_one_axis", f"{said}: both are the sum of squared deviations "
                                 f"divided by {count}, {how}, where the scores have 2 x 5 x 5 = 50 entries: "
                                 + describe("variance_count_from_one_axis"))
+    diag.name_mean_count_from_axes(raw, said)      # round69: the mean over that count too (sum / 10)
 
 
 def _standardised(x, how):
@@ -186,19 +188,6 @@ def _name_standardised_inputs(raw, said):
                 raise Misconception("scores_of_standardised_inputs", f"{said}: they are those of the scores of "
                                     f"{which} standardised first ({how}): "
                                     + describe("scores_of_standardised_inputs"))
-
-
-def _name_cosine_scores(raw, said):
-    """round41 (blind40): raw_score_var equal to the variance (unbiased or not) of cosine similarities, the example's
-    queries and keys each scaled to unit length over its d_k = 8 features (F.normalize(., dim=-1), x / x.norm(dim=-1,
-    keepdim=True), torch.cosine_similarity) before the dot products. The caller has seen scaled = raw / 8; the value
-    (0.127) is none of q2's catalogued ones, named before."""
-    q, k = ref._Qb.double(), ref._Kb.double()
-    s = (q / q.norm(dim=-1, keepdim=True)) @ (k / k.norm(dim=-1, keepdim=True)).transpose(-2, -1)
-    if any(abs(raw - float(v)) < 1e-5 * abs(float(v)) for v in (s.var(), s.var(unbiased=False))):
-        raise Misconception("scores_as_cosine_similarities", f"{said}: they are those of the cosine similarities "
-                            "of the example's queries and keys (each scaled to unit length first): "
-                            + describe("scores_as_cosine_similarities"))
 
 
 def _other_values(n):

@@ -243,6 +243,7 @@ def test_cost_ratio(cost_ratio, submission=None):
         raise AssertionError(f"cost_ratio is {got} = (2T)^2, the new count itself, not a ratio: either the old "
                              "cost T * T was not bracketed ((2*T)**2 / T * T divides by T and multiplies by T "
                              "again) or the old cost was never divided out; write new / (old)")
+    diag.name_count_kept_between_calls(got, submission)      # round69: a global total, 5 = 1 + 4
     if got != ref.cost_ratio:
         raise AssertionError(f"cost_ratio is {got}, not right: how does T * T change when T doubles?")
     _raise_if_not_int(cost_ratio, "cost_ratio")
