@@ -67,6 +67,25 @@ def test_honest_float16_code_passes_the_causal_float16_case(fn, seed):
     q07._causal_float16(TrustedProxy(fn, "cpu", name="self_attention"), STAGES, torch.Generator().manual_seed(seed))
 
 
+def projected_by_broadcast_products(X, W_Q, W_K, W_V, causal=True):
+    # each product rounded to float16, then summed: blind26's q01 variant with its one edit made (sum over -2)
+    Q, K, V = ((X.unsqueeze(-1) * W).sum(dim=-2) for W in (W_Q, W_K, W_V))
+    S = Q @ K.transpose(-2, -1) / math.sqrt(Q.shape[-1])
+    if causal:
+        S = S.masked_fill(_future(X.shape[-2]), float("-inf"))
+    A = torch.softmax(S, dim=-1)
+    return A @ V, A
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 5, 6, 7])
+def test_projections_by_broadcast_products_pass_the_causal_float16_case(seed):
+    # the last token's query was 0 only up to rounding (W_Q without its direction): the residue of a broadcast product
+    # met the large key, and a right notebook lost q07's point at 2 grading seeds in 5 (12-06). It is one feature now,
+    # and W_Q's row for it 0: exactly 0 however it is projected. Failed in-process at 158 of the first 200 rng seeds
+    q07._causal_float16(TrustedProxy(projected_by_broadcast_products, "cpu", name="self_attention"), STAGES,
+                        torch.Generator().manual_seed(seed))
+
+
 def test_the_mask_after_the_softmax_still_fails_it():
     def mask_after_softmax(X, W_Q, W_K, W_V, causal=True):
         Q, K, V = X @ W_Q, X @ W_K, X @ W_V

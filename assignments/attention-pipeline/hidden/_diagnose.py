@@ -6142,18 +6142,24 @@ HONEST_DRAWS = 20
 def float16_large_key_input(rng: torch.Generator, draw_weights: Callable[[], tuple[torch.Tensor, ...]]
                             ) -> tuple[torch.Tensor, tuple[torch.Tensor, ...]]:
     """(X, (W_Q, W_K, W_V)) in float16, T = 8, d_model = 7: X from `rng`, the weights from `draw_weights()` (float64,
-    d_k = 12); the last token's key points along query 0, its score with query 0 30 above query 0's own."""
+    d_k = 12); the last token's key scores 30 above query 0's own score with query 0, and its own query is 0.
+    The last token is one feature j and W_Q's row j is 0, so its query is exactly 0 however it is projected (X @ W,
+    products summed, in float32): a query 0 only up to rounding (W_Q without the token's direction, before 12-06) met
+    the large key with a residue that depended on the projection, and a right broadcast product lost q07's point."""
     X, W = torch.zeros(0), ()
     for _ in range(HONEST_DRAWS):
         X = checks.randn((8, 7), rng, torch.float64)
         W_Q, W_K, W_V = draw_weights()
         d_k = W_Q.shape[-1]
-        u = W_K @ (X[0] @ W_Q)                   # the direction whose key scores highest with query 0
-        x = u / u.norm()
-        W_Q = W_Q - torch.outer(x, x @ W_Q)      # the last token's query is 0: its own row of A is uniform
+
+        # the feature whose key scores highest with query 0 once it leaves the queries
+        j = max(range(W_Q.shape[0]), key=lambda i: abs(float((X[0] @ _without_row(W_Q, i)) @ W_K[i])))
+        W_Q = _without_row(W_Q, j)               # the last token's query is 0: its own row of A is uniform
         q0 = X[0] @ W_Q
         s00 = float(q0 @ (X[0] @ W_K)) / math.sqrt(d_k)
-        X[-1] = (s00 + 30.0) * math.sqrt(d_k) / float(q0 @ (x @ W_K)) * x     # 30 above query 0's own score
+        x = torch.zeros(W_Q.shape[0], dtype=X.dtype)
+        x[j] = 1.0
+        X[-1] = (s00 + 30.0) * math.sqrt(d_k) / float(q0 @ W_K[j]) * x     # 30 above query 0's own score
         # its key and value within float16's reach (a masked score or the row-7 mean of V stays finite and precise)
         over = max(float((X[-1] @ W_K).abs().max()) / 2000.0, float((X[-1] @ W_V).abs().max()) / 1000.0)
         if over > 1.0:
@@ -6162,6 +6168,13 @@ def float16_large_key_input(rng: torch.Generator, draw_weights: Callable[[], tup
         if honest_float16_right(X, W):
             break
     return X, W
+
+
+def _without_row(W: torch.Tensor, j: int) -> torch.Tensor:
+    """W with its row j 0 (the feature j then reaches no column)."""
+    out = W.clone()
+    out[j] = 0.0
+    return out
 
 
 def float16_large_self_score_input(rng: torch.Generator, draw_weights: Callable[[], tuple[torch.Tensor, ...]]
@@ -6193,20 +6206,25 @@ SELF_SCORE = 14.0     # exp(14) = 1.2e6, past float16's 65504; the score itself 
 
 
 def honest_float16_right(X: torch.Tensor, W: tuple[torch.Tensor, ...]) -> bool:
-    """The causal self-attention of float16 X, W computed honestly in float16 five ways (the reference's; the queries
-    scaled before the product; a softmax written out with its maximum subtracted; exp(S - logsumexp(S)); the softmax
-    in float32, cast back) is float64's answer to half float16's tolerance, O and A."""
+    """The causal self-attention of float16 X, W computed honestly in float16 is float64's answer to half float16's
+    tolerance, O and A: the reference's; and for each of three honest projections (X @ W; each product rounded to
+    float16 and summed, as (X.unsqueeze(-1) * W).sum(-2) does; in float32, cast back), four attentions (the queries
+    scaled before the product; a softmax written out with its maximum subtracted; exp(S - logsumexp(S)); the softmax in
+    float32, cast back). The last token's query is 0 only up to its projection's rounding: a broadcast product's
+    residue met a large key and cost a right notebook q07's point at 2 seeds in 5 (12-06, blind26's fixed variant)."""
     X64, W64 = X.double(), [w.double() for w in W]
     O64, A64 = ref.self_attention(X64, *W64, causal=True)
-    Q, K, V = X @ W[0], X @ W[1], X @ W[2]
-    scale = math.sqrt(Q.shape[-1])
     future = torch.triu(torch.ones(X.shape[-2], X.shape[-2], dtype=torch.bool), 1)
-    S = (Q @ K.transpose(-2, -1) / scale).masked_fill(future, float("-inf"))
-    E = torch.exp(S - S.amax(-1, keepdim=True))
-    weights = [torch.softmax(((Q / scale) @ K.transpose(-2, -1)).masked_fill(future, float("-inf")), -1),
-               E / E.sum(-1, keepdim=True), (S - S.logsumexp(-1, keepdim=True)).exp(),
-               torch.softmax(S.float(), -1).to(S.dtype)]
-    ways = [ref.self_attention(X, *W, causal=True)] + [(A @ V, A) for A in weights]
+    ways = [ref.self_attention(X, *W, causal=True)]
+    for project in (lambda w: X @ w, lambda w: (X.unsqueeze(-1) * w).sum(-2), lambda w: (X.float() @ w.float()).to(X.dtype)):
+        Q, K, V = (project(w) for w in W)
+        scale = math.sqrt(Q.shape[-1])
+        S = (Q @ K.transpose(-2, -1) / scale).masked_fill(future, float("-inf"))
+        E = torch.exp(S - S.amax(-1, keepdim=True))
+        weights = [torch.softmax(((Q / scale) @ K.transpose(-2, -1)).masked_fill(future, float("-inf")), -1),
+                   E / E.sum(-1, keepdim=True), (S - S.logsumexp(-1, keepdim=True)).exp(),
+                   torch.softmax(S.float(), -1).to(S.dtype)]
+        ways += [(A @ V, A) for A in weights]
     rtol, atol = (t / 2 for t in checks.tolerances(torch.float16))
     return all(bool(((got.double() - want).abs() <= atol + rtol * want.abs()).all())
                for O, A in ways for got, want in ((O, O64), (A, A64)))
