@@ -4,22 +4,13 @@ assigns the answer stopped), and chr of a number whose digits read as hex give t
 chr(0x44) is 'D') is answer_computed_by_code with that said. Right answers written the same ways keep full marks."""
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from autograder.grading.grader import Grader
-from tests.heldout.harness import grade_cells
+from tests.heldout.harness import assert_full_marks, assert_named, graded_as
 
 
-def _graded(grader: Grader, cells: dict[str, str]) -> Any:
-    return grade_cells(grader, "scaled-attention", cells, "answers50")
-
-
-def _only(outcome: Any, question: str, key: str) -> str:
-    assert outcome.failed, "a wrong answer lost no points"
-    assert [(q, k) for q, _, k, _ in outcome.failed] == [(question, key)], outcome.failed
-    return str(outcome.failed[0][3])
+_graded = graded_as("scaled-attention", "answers50")
 
 
 @pytest.mark.parametrize("cell", [
@@ -27,14 +18,13 @@ def _only(outcome: Any, question: str, key: str) -> str:
     '_options = {"a": "A", "b": "B", "c": "C", "d": "D"}\nq6_answer = _options.get("A")   # keys are lower case\n',
 ])
 def test_a_missed_lookup_is_named(grader: Grader, cell: str) -> None:
-    message = _only(_graded(grader, {"q6_answer": cell}), "q6", "answer_lookup_missed")
+    message = assert_named(_graded(grader, {"q6_answer": cell}), "answer_lookup_missed", "q6", tests=1)[0][3]
     assert ".get" in message and "None" in message
 
 
 def test_a_lookup_that_hits_keeps_full_marks(grader: Grader) -> None:
     cell = '_options = {"a": "A", "b": "B"}\nq6_answer = _options.get("a")\n'
-    outcome = _graded(grader, {"q6_answer": cell})
-    assert outcome.score == outcome.max_score and not outcome.failed, outcome.failed
+    assert_full_marks(_graded(grader, {"q6_answer": cell}))
 
 
 def test_a_lookup_in_a_cell_that_stopped_is_not_called_a_miss(grader: Grader) -> None:
@@ -45,11 +35,10 @@ def test_a_lookup_in_a_cell_that_stopped_is_not_called_a_miss(grader: Grader) ->
 
 @pytest.mark.parametrize(("number", "meant"), [(44, "D"), (42, "B"), (61, "a")])
 def test_chr_of_a_hex_code_typed_as_decimal_is_said(grader: Grader, number: int, meant: str) -> None:
-    message = _only(_graded(grader, {"q7_answer": f"q7_answer = chr({number})   # the letter's code\n"}), "q7",
-                    "answer_computed_by_code")
+    message = assert_named(_graded(grader, {"q7_answer": f"q7_answer = chr({number})   # the letter's code\n"}),
+                           "answer_computed_by_code", "q7", tests=1)[0][3]
     assert f"chr({number}) is {chr(number)!r}" in message and repr(meant) in message
 
 
 def test_chr_of_the_right_decimal_code_keeps_full_marks(grader: Grader) -> None:
-    outcome = _graded(grader, {"q7_answer": "q7_answer = chr(68)\n"})
-    assert outcome.score == outcome.max_score and not outcome.failed, outcome.failed
+    assert_full_marks(_graded(grader, {"q7_answer": "q7_answer = chr(68)\n"}))

@@ -8,9 +8,7 @@ inputs runs and writes into one of them. Each kind: two wrong variants of my own
 and a near miss that keeps another name."""
 from __future__ import annotations
 
-import tempfile
 import warnings
-from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
@@ -19,7 +17,7 @@ import torch
 
 from autograder.errors import StudentCodeError
 from autograder.grading.grader import Grader
-from tests.heldout.harness import Variant, grade
+from tests.heldout.harness import assert_full_marks, assert_named, graded_as
 from tests.hidden_modules import load
 
 
@@ -36,21 +34,7 @@ s = torch.linalg.svdvals(Q_lesson @ K_lesson.T / 2)
 '''
 
 
-def _graded(grader: Grader, cells: dict[str, str]) -> Any:
-    with tempfile.TemporaryDirectory() as tmp:
-        return grade(grader, Variant("attention-pipeline", "round38", cells, False), Path(tmp))
-
-
-def _named(grader: Grader, cells: dict[str, str], key: str, questions: set[str]) -> None:
-    outcome = _graded(grader, cells)
-    assert outcome.failed, "a wrong variant lost no points"
-    assert {q for q, *_ in outcome.failed} <= questions, outcome.failed
-    assert all(k == key for _, _, k, _ in outcome.failed), outcome.failed
-
-
-def _full(grader: Grader, cells: dict[str, str]) -> None:
-    outcome = _graded(grader, cells)
-    assert outcome.score == outcome.max_score and not outcome.failed, outcome.failed
+_graded = graded_as("attention-pipeline", "round38")
 
 
 # --- K^T by reshape or view -----------------------------------------------------------------------------------
@@ -61,12 +45,12 @@ def _full(grader: Grader, cells: dict[str, str]) -> None:
     "    return torch.matmul(Q, Kt) * d_k ** -0.5\n",
 ])
 def test_keys_reshaped_is_named(grader: Grader, body: str) -> None:
-    _named(grader, {SCORES: "def scaled_scores(Q, K):\n" + body}, "keys_reshaped_not_transposed", {"q02"})
+    assert_named(_graded(grader, {SCORES: "def scaled_scores(Q, K):\n" + body}), "keys_reshaped_not_transposed", {"q02"})
 
 
 def test_keys_transposed_by_einsum_keeps_full_marks(grader: Grader) -> None:
-    _full(grader, {SCORES: 'def scaled_scores(Q, K):\n    return torch.einsum("...qd,...kd->...qk", Q, K) / '
-                           'math.sqrt(Q.size(-1))\n'})
+    assert_full_marks(_graded(grader, {SCORES: 'def scaled_scores(Q, K):\n    return torch.einsum("...qd,...kd->...qk", Q, K) / '
+                                               'math.sqrt(Q.size(-1))\n'}))
 
 
 def test_keys_reshaped_is_no_other_catalogued_score() -> None:
@@ -93,11 +77,11 @@ _MASKED = "def attention_weights(S, M=None):\n    Z = S if M is None else S + M\
     "    return Z.to(torch.bfloat16).softmax(-1).type_as(S)\n",
 ])
 def test_softmax_low_precision_is_named(grader: Grader, body: str) -> None:
-    _named(grader, {WEIGHTS: _MASKED + body}, "softmax_low_precision", {"q05"})
+    assert_named(_graded(grader, {WEIGHTS: _MASKED + body}), "softmax_low_precision", {"q05"})
 
 
 def test_softmax_in_own_dtype_keeps_full_marks(grader: Grader) -> None:
-    _full(grader, {WEIGHTS: _MASKED + "    return torch.softmax(Z, dim=-1, dtype=S.dtype)\n"})
+    assert_full_marks(_graded(grader, {WEIGHTS: _MASKED + "    return torch.softmax(Z, dim=-1, dtype=S.dtype)\n"}))
 
 
 def test_softmax_in_float32_is_not_low_precision(grader: Grader) -> None:
@@ -113,11 +97,11 @@ def test_softmax_in_float32_is_not_low_precision(grader: Grader) -> None:
     "rank_S_lesson = int(len(torch.linalg.svdvals(Q_lesson @ K_lesson.T).gt(1e-9)))\n",
 ])
 def test_len_of_comparison_is_named(grader: Grader, tail: str) -> None:
-    _named(grader, {RANK: LESSON + tail}, "rank_len_of_boolean_mask", {"q11"})
+    assert_named(_graded(grader, {RANK: LESSON + tail}), "rank_len_of_boolean_mask", {"q11"})
 
 
 def test_len_of_the_true_entries_keeps_full_marks(grader: Grader) -> None:
-    _full(grader, {RANK: LESSON + "rank_S_lesson = len(s[s > 1e-10])\n"})
+    assert_full_marks(_graded(grader, {RANK: LESSON + "rank_S_lesson = len(s[s > 1e-10])\n"}))
 
 
 def test_len_without_a_comparison_is_not_named() -> None:
@@ -142,12 +126,12 @@ _CROSS = "def cross_attention(X, Y, W_Q, W_K, W_V, M=None):\n    Q, K, V = X @ W
 ])
 def test_scores_added_into_callers_mask_is_inplace(grader: Grader, body: str) -> None:
     tail = "    A = attention_weights(S)\n    return A @ V, A\n"
-    _named(grader, {CROSS: _CROSS + body + tail}, "inplace_on_input", {"q13"})
+    assert_named(_graded(grader, {CROSS: _CROSS + body + tail}), "inplace_on_input", {"q13"})
 
 
 def test_mask_added_out_of_place_keeps_full_marks(grader: Grader) -> None:
-    _full(grader, {CROSS: _CROSS + "    if M is not None:\n        S = M + S\n    A = attention_weights(S)\n"
-                   "    return A @ V, A\n"})
+    assert_full_marks(_graded(grader, {CROSS: _CROSS + "    if M is not None:\n        S = M + S\n    A = attention_weights(S)\n"
+                                       "    return A @ V, A\n"}))
 
 
 def test_mask_added_into_in_attention_weights_is_inplace(grader: Grader) -> None:

@@ -8,15 +8,11 @@ kind: two wrong variants of my own, a correct one at full marks, and a near miss
 A float rank (2.0) stays accepted: tests/heldout/attention-pipeline/variants.py holds it as a correct form."""
 from __future__ import annotations
 
-import tempfile
-from pathlib import Path
-from typing import Any
-
 import pytest
 import torch
 
 from autograder.grading.grader import Grader
-from tests.heldout.harness import Variant, grade
+from tests.heldout.harness import assert_full_marks, assert_named, graded_as
 from tests.hidden_modules import load
 
 
@@ -32,21 +28,7 @@ max_rank_S = 8
 '''
 
 
-def _graded(grader: Grader, cells: dict[str, str]) -> Any:
-    with tempfile.TemporaryDirectory() as tmp:
-        return grade(grader, Variant("attention-pipeline", "round39", cells, False), Path(tmp))
-
-
-def _named(grader: Grader, cells: dict[str, str], key: str, questions: set[str]) -> None:
-    outcome = _graded(grader, cells)
-    assert outcome.failed, "a wrong variant lost no points"
-    assert {q for q, *_ in outcome.failed} <= questions, outcome.failed
-    assert all(k == key for _, _, k, _ in outcome.failed), outcome.failed
-
-
-def _full(grader: Grader, cells: dict[str, str]) -> None:
-    outcome = _graded(grader, cells)
-    assert outcome.score == outcome.max_score and not outcome.failed, outcome.failed
+_graded = graded_as("attention-pipeline", "round39")
 
 
 # --- the rank from the non-zero eigenvalues --------------------------------------------------------------------
@@ -57,13 +39,13 @@ def _full(grader: Grader, cells: dict[str, str]) -> None:
     "rank_S_lesson = int(np.count_nonzero(np.abs(np.linalg.eigvals(S_np)) > 1e-8))\n",
 ])
 def test_rank_from_eigenvalues_is_named(grader: Grader, tail: str) -> None:
-    _named(grader, {RANK: LESSON + tail}, "rank_from_eigenvalues", {"q11"})
+    assert_named(_graded(grader, {RANK: LESSON + tail}), "rank_from_eigenvalues", {"q11"})
 
 
 def test_rank_from_eigenvalues_of_gram_keeps_full_marks(grader: Grader) -> None:
     # the eigenvalues of S^T S are the squared singular values: their count is the rank
-    _full(grader, {RANK: LESSON + "S = Q_lesson @ K_lesson.T / 2\n"
-                          "rank_S_lesson = int((torch.linalg.eigvalsh(S.T @ S) > 1e-10).sum())\n"})
+    assert_full_marks(_graded(grader, {RANK: LESSON + "S = Q_lesson @ K_lesson.T / 2\n"
+                                              "rank_S_lesson = int((torch.linalg.eigvalsh(S.T @ S) > 1e-10).sum())\n"}))
 
 
 def test_bare_one_without_eigenvalues_is_not_named(grader: Grader) -> None:
@@ -83,15 +65,15 @@ def test_bare_one_without_eigenvalues_is_not_named(grader: Grader) -> None:
     "    M[keep] = 0\n    return M\n",
 ])
 def test_integer_triangle_index_is_named(grader: Grader, body: str) -> None:
-    _named(grader, {MASK: "def causal_additive_mask(T, dtype, device=None):\n" + body},
-           "mask_integer_triangle_index", {"q04", "q05", "q07", "q09", "q10", "q13"})
+    assert_named(_graded(grader, {MASK: "def causal_additive_mask(T, dtype, device=None):\n" + body}),
+                         "mask_integer_triangle_index", {"q04", "q05", "q07", "q09", "q10", "q13"})
 
 
 def test_boolean_triangle_index_keeps_full_marks(grader: Grader) -> None:
-    _full(grader, {MASK: "def causal_additive_mask(T, dtype, device=None):\n"
-                         "    future = torch.ones(T, T, dtype=torch.long, device=device).triu(1).bool()\n"
-                         "    M = torch.zeros(T, T, dtype=dtype, device=device)\n"
-                         "    M[future] = torch.finfo(dtype).min\n    return M\n"})
+    assert_full_marks(_graded(grader, {MASK: "def causal_additive_mask(T, dtype, device=None):\n"
+                                             "    future = torch.ones(T, T, dtype=torch.long, device=device).triu(1).bool()\n"
+                                             "    M = torch.zeros(T, T, dtype=dtype, device=device)\n"
+                                             "    M[future] = torch.finfo(dtype).min\n    return M\n"}))
 
 
 def test_integer_triangle_replay_needs_the_rows() -> None:
@@ -118,12 +100,12 @@ _EFF = "\n\ndef effective_tokens(A):\n    return 2.0 ** row_entropy_bits(A)\n"
     "    h = -(A * torch.log(A)).sum(-1) / math.log(2)\n    return torch.where(h.isnan(), torch.zeros_like(h), h)\n",
 ])
 def test_nan_zeroed_after_sum_is_named(grader: Grader, body: str) -> None:
-    _named(grader, {ENT: "def row_entropy_bits(A):\n" + body + _EFF}, "entropy_nan_zeroed_after_sum", {"q10"})
+    assert_named(_graded(grader, {ENT: "def row_entropy_bits(A):\n" + body + _EFF}), "entropy_nan_zeroed_after_sum", {"q10"})
 
 
 def test_nan_zeroed_before_sum_keeps_full_marks(grader: Grader) -> None:
-    _full(grader, {ENT: "def row_entropy_bits(A):\n    return -torch.nan_to_num(A * torch.log2(A), nan=0.0).sum(-1)\n"
-                        + _EFF})
+    assert_full_marks(_graded(grader, {ENT: "def row_entropy_bits(A):\n    return -torch.nan_to_num(A * torch.log2(A), nan=0.0).sum(-1)\n"
+                                            + _EFF}))
 
 
 def test_nan_zeroed_after_sum_needs_a_zero_weight() -> None:
@@ -145,16 +127,16 @@ def test_nan_zeroed_after_sum_needs_a_zero_weight() -> None:
     "    return sum(p.numel() for n, p in mha.named_parameters() if 'out_proj' not in n)\n",
 ])
 def test_mha_input_widths_is_named(grader: Grader, body: str) -> None:
-    _named(grader, {PARAMS: "def qkv_param_count(d_model, d_k, d_v, with_output=False):\n" + body},
-           "param_count_mha_input_widths", {"q12"})
+    assert_named(_graded(grader, {PARAMS: "def qkv_param_count(d_model, d_k, d_v, with_output=False):\n" + body}),
+                         "param_count_mha_input_widths", {"q12"})
 
 
 def test_separate_linear_layers_keep_full_marks(grader: Grader) -> None:
-    _full(grader, {PARAMS: "def qkv_param_count(d_model, d_k, d_v, with_output=False):\n"
-                           "    layers = [torch.nn.Linear(d_model, d_k, bias=False), torch.nn.Linear(d_model, d_k, "
-                           "bias=False), torch.nn.Linear(d_model, d_v, bias=False)]\n"
-                           "    if with_output:\n        layers.append(torch.nn.Linear(d_v, d_model, bias=False))\n"
-                           "    return sum(l.weight.numel() for l in layers)\n"})
+    assert_full_marks(_graded(grader, {PARAMS: "def qkv_param_count(d_model, d_k, d_v, with_output=False):\n"
+                                               "    layers = [torch.nn.Linear(d_model, d_k, bias=False), torch.nn.Linear(d_model, d_k, "
+                                               "bias=False), torch.nn.Linear(d_model, d_v, bias=False)]\n"
+                                               "    if with_output:\n        layers.append(torch.nn.Linear(d_v, d_model, bias=False))\n"
+                                               "    return sum(l.weight.numel() for l in layers)\n"}))
 
 
 def test_square_projections_keep_their_own_name(grader: Grader) -> None:

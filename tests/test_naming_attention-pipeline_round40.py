@@ -15,7 +15,7 @@ import torch
 
 from autograder.errors import StudentCodeError
 from autograder.grading.grader import Grader
-from tests.heldout.harness import grade_cells
+from tests.heldout.harness import assert_full_marks, assert_named, graded_as
 from tests.hidden_modules import load
 
 
@@ -32,20 +32,7 @@ rank_S_lesson = int(torch.linalg.matrix_rank(Q_lesson @ K_lesson.T))
 '''
 
 
-def _graded(grader: Grader, cells: dict[str, str]) -> Any:
-    return grade_cells(grader, "attention-pipeline", cells, "round40")
-
-
-def _named(grader: Grader, cells: dict[str, str], key: str, questions: set[str]) -> None:
-    outcome = _graded(grader, cells)
-    assert outcome.failed, "a wrong variant lost no points"
-    assert {q for q, *_ in outcome.failed} <= questions, outcome.failed
-    assert all(k == key for _, _, k, _ in outcome.failed), outcome.failed
-
-
-def _full(grader: Grader, cells: dict[str, str]) -> None:
-    outcome = _graded(grader, cells)
-    assert outcome.score == outcome.max_score and not outcome.failed, outcome.failed
+_graded = graded_as("attention-pipeline", "round40")
 
 
 # --- the softmax over dim -3 (nn.Softmax2d's channel axis) --------------------------------------------------------
@@ -56,12 +43,12 @@ def _full(grader: Grader, cells: dict[str, str]) -> None:
     "    Z = S if M is None else torch.add(S, M)\n    return torch.nn.functional.softmax(Z, -3)\n",
 ])
 def test_softmax_over_channel_axis_is_named(grader: Grader, body: str) -> None:
-    _named(grader, {WEIGHTS: "def attention_weights(S, M=None):\n" + body}, "softmax_over_channel_axis", WHERE)
+    assert_named(_graded(grader, {WEIGHTS: "def attention_weights(S, M=None):\n" + body}), "softmax_over_channel_axis", WHERE)
 
 
 def test_softmax_module_over_last_axis_keeps_full_marks(grader: Grader) -> None:
-    _full(grader, {WEIGHTS: "def attention_weights(S, M=None):\n    Z = S if M is None else S + M\n"
-                            "    return torch.nn.Softmax(dim=-1)(Z)\n"})
+    assert_full_marks(_graded(grader, {WEIGHTS: "def attention_weights(S, M=None):\n    Z = S if M is None else S + M\n"
+                                                "    return torch.nn.Softmax(dim=-1)(Z)\n"}))
 
 
 def test_implicit_dim_keeps_its_own_name(grader: Grader) -> None:
@@ -99,15 +86,16 @@ def test_channel_axis_crash_needs_its_words() -> None:
     "    total = 0\n    for layer in proj.values():\n        total += layer.weight.size(0)\n    return total\n",
 ])
 def test_len_rows_is_named(grader: Grader, body: str) -> None:
-    _named(grader, {PARAMS: "def qkv_param_count(d_model, d_k, d_v, with_output=False):\n" + body},
-           "param_count_len_rows", {"q12"})
+    assert_named(_graded(grader, {PARAMS: "def qkv_param_count(d_model, d_k, d_v, with_output=False):\n" + body}),
+                         "param_count_len_rows", {"q12"})
 
 
 def test_len_of_flattened_weights_keeps_full_marks(grader: Grader) -> None:
-    _full(grader, {PARAMS: "def qkv_param_count(d_model, d_k, d_v, with_output=False):\n"
-                           "    Ws = [torch.empty(d_model, d_k), torch.empty(d_model, d_k), torch.empty(d_model, d_v)]\n"
-                           "    if with_output:\n        Ws.append(torch.empty(d_v, d_model))\n"
-                           "    return sum(len(W.flatten()) for W in Ws)\n"})
+    assert_full_marks(_graded(grader, {PARAMS: "def qkv_param_count(d_model, d_k, d_v, with_output=False):\n"
+                                               "    Ws = [torch.empty(d_model, d_k), torch.empty(d_model, d_k), torch.empty(d_model,"
+                                               " d_v)]\n"
+                                               "    if with_output:\n        Ws.append(torch.empty(d_v, d_model))\n"
+                                               "    return sum(len(W.flatten()) for W in Ws)\n"}))
 
 
 def test_widths_added_is_not_len_rows(grader: Grader) -> None:
@@ -126,13 +114,13 @@ def test_widths_added_is_not_len_rows(grader: Grader) -> None:
     "S_try = Qc @ Kr.T / 8 ** 0.5\nmax_rank_S = int(torch.linalg.matrix_rank(S_try))\n",
 ])
 def test_rank_from_one_example_is_named(grader: Grader, tail: str) -> None:
-    _named(grader, {RANK: LESSON + tail}, "rank_from_one_example", {"q11"})
+    assert_named(_graded(grader, {RANK: LESSON + tail}), "rank_from_one_example", {"q11"})
 
 
 def test_rank_on_random_example_keeps_full_marks(grader: Grader) -> None:
-    _full(grader, {RANK: LESSON + "g = torch.Generator().manual_seed(0)\n"
-                                  "Qr, Kr = torch.randn(100, 8, generator=g), torch.randn(100, 8, generator=g)\n"
-                                  "max_rank_S = int(torch.linalg.matrix_rank(Qr @ Kr.T))\n"})
+    assert_full_marks(_graded(grader, {RANK: LESSON + "g = torch.Generator().manual_seed(0)\n"
+                                                      "Qr, Kr = torch.randn(100, 8, generator=g), torch.randn(100, 8, generator=g)\n"
+                                                      "max_rank_S = int(torch.linalg.matrix_rank(Qr @ Kr.T))\n"}))
 
 
 def test_bare_one_is_not_named(grader: Grader) -> None:
@@ -152,7 +140,7 @@ SCORES = "scaled_scores"
 ])
 def test_einsum_implicit_output_says_its_cause(grader: Grader, body: str) -> None:
     cells = {SCORES: "import math\n\ndef scaled_scores(Q, K):\n" + body}
-    _named(grader, cells, "scores_transposed", {"q02", "q05", "q07", "q09", "q10", "q13"})
+    assert_named(_graded(grader, cells), "scores_transposed", {"q02", "q05", "q07", "q09", "q10", "q13"})
     outcome = _graded(grader, cells)
     assert all("has no '->'" in m and "->..." in m for *_, m in outcome.failed), outcome.failed
 
@@ -162,7 +150,7 @@ def test_einsum_implicit_output_says_its_cause(grader: Grader, body: str) -> Non
     "    return torch.einsum('...ad,...bd', Q, K) / math.sqrt(Q.shape[-1])   # sorted: a (queries), b (keys)\n",
 ])
 def test_einsum_with_queries_first_keeps_full_marks(grader: Grader, body: str) -> None:
-    _full(grader, {SCORES: "import math\n\ndef scaled_scores(Q, K):\n" + body})
+    assert_full_marks(_graded(grader, {SCORES: "import math\n\ndef scaled_scores(Q, K):\n" + body}))
 
 
 def test_keys_times_queries_without_einsum_keeps_plain_text(grader: Grader) -> None:

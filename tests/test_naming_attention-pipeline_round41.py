@@ -18,7 +18,7 @@ import torch
 
 from autograder.grading.checks import Misconception
 from autograder.grading.grader import Grader
-from tests.heldout.harness import grade_cells
+from tests.heldout.harness import assert_full_marks, assert_named, failed_keys, graded_as
 from tests.hidden_modules import load
 
 
@@ -37,26 +37,7 @@ max_rank_S = 8
 '''
 
 
-def _graded(grader: Grader, cells: dict[str, str]) -> Any:
-    return grade_cells(grader, "attention-pipeline", cells, "round41")
-
-
-def _named(grader: Grader, cells: dict[str, str], key: str, questions: set[str]) -> None:
-    outcome = _graded(grader, cells)
-    assert outcome.failed, "a wrong variant lost no points"
-    assert {q for q, *_ in outcome.failed} <= questions, outcome.failed
-    assert all(k == key for _, _, k, _ in outcome.failed), outcome.failed
-
-
-def _full(grader: Grader, cells: dict[str, str]) -> None:
-    outcome = _graded(grader, cells)
-    assert outcome.score == outcome.max_score and not outcome.failed, outcome.failed
-
-
-def _keys(grader: Grader, cells: dict[str, str]) -> set[str | None]:
-    outcome = _graded(grader, cells)
-    assert outcome.failed, "a wrong variant lost no points"
-    return {k for *_, k, _ in outcome.failed}
+_graded = graded_as("attention-pipeline", "round41")
 
 
 # --- the additive mask multiplied by -1e9 (TensorFlow's 0/1 idiom) ----------------------------------------------
@@ -67,20 +48,20 @@ def _keys(grader: Grader, cells: dict[str, str]) -> set[str | None]:
     "    logits = S + (M * -1e9 if M is not None else 0.0)\n    return torch.softmax(logits, -1)\n",
 ])
 def test_mask_times_neg_1e9_is_named(grader: Grader, body: str) -> None:
-    _named(grader, {WEIGHTS: "def attention_weights(S, M=None):\n" + body}, "mask_times_neg_1e9", WHERE_WEIGHTS)
+    assert_named(_graded(grader, {WEIGHTS: "def attention_weights(S, M=None):\n" + body}), "mask_times_neg_1e9", WHERE_WEIGHTS)
 
 
 def test_mask_added_as_is_keeps_full_marks(grader: Grader) -> None:
-    _full(grader, {WEIGHTS: "def attention_weights(S, M=None):\n    logits = S if M is None else S + M\n"
-                            "    return torch.nn.functional.softmax(logits, dim=-1)\n"})
+    assert_full_marks(_graded(grader, {WEIGHTS: "def attention_weights(S, M=None):\n    logits = S if M is None else S + M\n"
+                                                "    return torch.nn.functional.softmax(logits, dim=-1)\n"}))
 
 
 def test_row_mean_shift_keeps_its_own_name(grader: Grader) -> None:
     # the row mean subtracted for the maximum: NaN where a finfo.min entry widens the row, right on tame scores with
     # a tame mask: softmax_subtracts_mean, never the mask scaled
-    keys = _keys(grader, {WEIGHTS: "def attention_weights(S, M=None):\n    Z = S if M is None else S + M\n"
-                                   "    e = torch.exp(Z - Z.mean(dim=-1, keepdim=True))\n"
-                                   "    return e / e.sum(dim=-1, keepdim=True)\n"})
+    keys = failed_keys(_graded(grader, {WEIGHTS: "def attention_weights(S, M=None):\n    Z = S if M is None else S + M\n"
+                                                 "    e = torch.exp(Z - Z.mean(dim=-1, keepdim=True))\n"
+                                                 "    return e / e.sum(dim=-1, keepdim=True)\n"}))
     assert "mask_times_neg_1e9" not in keys and "softmax_subtracts_mean" in keys, keys
 
 
@@ -94,25 +75,25 @@ def test_row_mean_shift_keeps_its_own_name(grader: Grader) -> None:
     "_weights = scaled_scores(Q_lesson, K_lesson).softmax(dim=-1)\nrank_S_lesson = torch.linalg.matrix_rank(_weights).item()\n",
 ])
 def test_rank_of_attention_weights_is_named(grader: Grader, tail: str) -> None:
-    _named(grader, {RANK: LESSON + tail}, "rank_of_attention_weights", {"q11"})
+    assert_named(_graded(grader, {RANK: LESSON + tail}), "rank_of_attention_weights", {"q11"})
 
 
 def test_rank_of_scores_keeps_full_marks(grader: Grader) -> None:
-    _full(grader, {RANK: LESSON + "_S = scaled_scores(Q_lesson, K_lesson)\n"
-                                  "rank_S_lesson = int(torch.linalg.matrix_rank(_S))\n"})
+    assert_full_marks(_graded(grader, {RANK: LESSON + "_S = scaled_scores(Q_lesson, K_lesson)\n"
+                                                      "rank_S_lesson = int(torch.linalg.matrix_rank(_S))\n"}))
 
 
 def test_rank_of_masked_scores_is_not_named_weights(grader: Grader) -> None:
     # S + M with the lesson's -1e9 mask has rank 5 too, but no softmax is measured: not the weights' key
-    keys = _keys(grader, {RANK: LESSON + "_S = scaled_scores(Q_lesson, K_lesson)\n"
-                                         "_M = torch.triu(torch.full((5, 5), -1e9, dtype=torch.float64), 1)\n"
-                                         "rank_S_lesson = int(torch.linalg.matrix_rank(_S + _M))\n"})
+    keys = failed_keys(_graded(grader, {RANK: LESSON + "_S = scaled_scores(Q_lesson, K_lesson)\n"
+                                                       "_M = torch.triu(torch.full((5, 5), -1e9, dtype=torch.float64), 1)\n"
+                                                       "rank_S_lesson = int(torch.linalg.matrix_rank(_S + _M))\n"}))
     assert "rank_of_attention_weights" not in keys, keys
 
 
 def test_rank_of_softmax_of_queries_alone_is_not_named_weights(grader: Grader) -> None:
     # softmax(Q_lesson) has rank 3, the unmasked A's rank by coincidence: the softmax does not read the scores
-    keys = _keys(grader, {RANK: LESSON + "rank_S_lesson = int(torch.linalg.matrix_rank(torch.softmax(Q_lesson, dim=-1)))\n"})
+    keys = failed_keys(_graded(grader, {RANK: LESSON + "rank_S_lesson = int(torch.linalg.matrix_rank(torch.softmax(Q_lesson, dim=-1)))\n"}))
     assert "rank_of_attention_weights" not in keys, keys
 
 
@@ -155,17 +136,17 @@ CROSS_TAIL = "    A = attention_weights(scaled_scores(Q, K), M)\n    return A @ 
     "    K, V = torch.chunk(torch.matmul(Y, torch.hstack([W_K, W_V])), 2, -1)\n",
 ])
 def test_fused_kv_equal_halves_is_named(grader: Grader, split: str) -> None:
-    _named(grader, {CROSS: CROSS_HEAD + split + CROSS_TAIL}, "fused_kv_equal_halves", {"q13"})
+    assert_named(_graded(grader, {CROSS: CROSS_HEAD + split + CROSS_TAIL}), "fused_kv_equal_halves", {"q13"})
 
 
 def test_fused_kv_split_at_widths_keeps_full_marks(grader: Grader) -> None:
-    _full(grader, {CROSS: CROSS_HEAD + "    K, V = (Y @ torch.cat([W_K, W_V], -1)).split([W_K.shape[-1], W_V.shape[-1]], "
-                                       "dim=-1)\n" + CROSS_TAIL})
+    assert_full_marks(_graded(grader, {CROSS: CROSS_HEAD + "    K, V = (Y @ torch.cat([W_K, W_V], -1)).split("
+                                                           "[W_K.shape[-1], W_V.shape[-1]], dim=-1)\n" + CROSS_TAIL}))
 
 
 def test_values_projected_with_keys_is_not_named_halves(grader: Grader) -> None:
     # V = Y @ W_K (W_K where W_V belongs) runs on every shape: no crash, never the halves' key
-    keys = _keys(grader, {CROSS: CROSS_HEAD + "    K, V = Y @ W_K, Y @ W_K\n" + CROSS_TAIL})
+    keys = failed_keys(_graded(grader, {CROSS: CROSS_HEAD + "    K, V = Y @ W_K, Y @ W_K\n" + CROSS_TAIL}))
     assert "fused_kv_equal_halves" not in keys, keys
 
 
@@ -180,20 +161,20 @@ def test_values_projected_with_keys_is_not_named_halves(grader: Grader) -> None:
     "    return n + torch.Size([d_v, d_model] if with_output else []).numel()\n",
 ])
 def test_param_count_empty_term_one_is_named(grader: Grader, cell: str) -> None:
-    _named(grader, {PARAMS: cell}, "param_count_empty_term_one", {"q12"})
+    assert_named(_graded(grader, {PARAMS: cell}), "param_count_empty_term_one", {"q12"})
 
 
 def test_param_count_guarded_prod_keeps_full_marks(grader: Grader) -> None:
-    _full(grader, {PARAMS: "import math\n\n\ndef qkv_param_count(d_model, d_k, d_v, with_output=False):\n"
-                           "    shapes = [(d_model, d_k), (d_model, d_k), (d_model, d_v)]\n"
-                           "    if with_output:\n        shapes.append((d_v, d_model))\n"
-                           "    return sum(math.prod(s) for s in shapes)\n"})
+    assert_full_marks(_graded(grader, {PARAMS: "import math\n\n\ndef qkv_param_count(d_model, d_k, d_v, with_output=False):\n"
+                                               "    shapes = [(d_model, d_k), (d_model, d_k), (d_model, d_v)]\n"
+                                               "    if with_output:\n        shapes.append((d_v, d_model))\n"
+                                               "    return sum(math.prod(s) for s in shapes)\n"}))
 
 
 def test_one_too_many_with_output_too_is_not_named_empty_term(grader: Grader) -> None:
     # one extra parameter with and without W_O: not the empty product's key
-    keys = _keys(grader, {PARAMS: "def qkv_param_count(d_model, d_k, d_v, with_output=False):\n"
-                                  "    return d_model * (2 * d_k + d_v) + 1 + (d_v * d_model if with_output else 0)\n"})
+    keys = failed_keys(_graded(grader, {PARAMS: "def qkv_param_count(d_model, d_k, d_v, with_output=False):\n"
+                                                "    return d_model * (2 * d_k + d_v) + 1 + (d_v * d_model if with_output else 0)\n"}))
     assert "param_count_empty_term_one" not in keys, keys
 
 
@@ -206,9 +187,10 @@ def test_one_too_many_with_output_too_is_not_named_empty_term(grader: Grader) ->
     "    return torch.nn.functional.normalize(torch.ones(T, T, dtype=torch.float64).tril(), p=2, dim=1)\n",
 ])
 def test_prefix_average_unit_length_rows_is_named(grader: Grader, body: str) -> None:
-    _named(grader, {AVG: "def prefix_average_matrix(T):\n" + body}, "prefix_average_unit_length_rows", {"q09", "q10"})
+    assert_named(_graded(grader, {AVG: "def prefix_average_matrix(T):\n" + body}), "prefix_average_unit_length_rows", {"q09", "q10"})
 
 
 def test_prefix_average_p1_normalize_keeps_full_marks(grader: Grader) -> None:
-    _full(grader, {AVG: "def prefix_average_matrix(T):\n"
-                        "    return torch.nn.functional.normalize(torch.ones(T, T, dtype=torch.float64).tril(), p=1, dim=-1)\n"})
+    assert_full_marks(_graded(grader, {AVG: "def prefix_average_matrix(T):\n"
+                                            "    return torch.nn.functional.normalize(torch.ones(T, T, dtype=torch.float64).tril(), p=1,"
+                                            " dim=-1)\n"}))

@@ -9,39 +9,16 @@ dtype_changed in test_entropy_causal_rows, whose float32 case keeps the same poi
 my own, a correct one at full marks, and a near miss that keeps another name (or none)."""
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from autograder.grading.grader import Grader
-from tests.heldout.harness import grade_cells
+from tests.heldout.harness import assert_full_marks, assert_named, failed_keys, graded_as
 
 
 ENT, RANK, PARAMS = "row_entropy_bits", "max_rank_S", "qkv_param_count"
 
 
-def _graded(grader: Grader, cells: dict[str, str]) -> Any:
-    return grade_cells(grader, "attention-pipeline", cells, "round42")
-
-
-def _named(grader: Grader, cells: dict[str, str], key: str, questions: set[str], tests: int | None = None) -> None:
-    outcome = _graded(grader, cells)
-    assert outcome.failed, "a wrong variant lost no points"
-    assert {q for q, *_ in outcome.failed} <= questions, outcome.failed
-    assert all(k == key for _, _, k, _ in outcome.failed), outcome.failed
-    if tests is not None:
-        assert len(outcome.failed) == tests, outcome.failed
-
-
-def _full(grader: Grader, cells: dict[str, str]) -> None:
-    outcome = _graded(grader, cells)
-    assert outcome.score == outcome.max_score and not outcome.failed, outcome.failed
-
-
-def _keys(grader: Grader, cells: dict[str, str]) -> set[str | None]:
-    outcome = _graded(grader, cells)
-    assert outcome.failed, "a wrong variant lost no points"
-    return {k for *_, k, _ in outcome.failed}
+_graded = graded_as("attention-pipeline", "round42")
 
 
 # --- W_O's term behind a condition without parentheses ------------------------------------------------------------
@@ -58,17 +35,17 @@ HEAD = "def qkv_param_count(d_model, d_k, d_v, with_output=False):\n"
     ("    n = d_model * (2 * d_k + d_v) + d_v * d_model if with_output else 0\n    return n\n", 1),
 ])
 def test_conditional_precedence_is_named(grader: Grader, body: str, tests: int) -> None:
-    _named(grader, {PARAMS: HEAD + body}, "param_count_conditional_precedence", {"q12"}, tests=tests)
+    assert_named(_graded(grader, {PARAMS: HEAD + body}), "param_count_conditional_precedence", {"q12"}, tests=tests)
 
 
 def test_parenthesised_and_keeps_full_marks(grader: Grader) -> None:
-    _full(grader, {PARAMS: HEAD + "    return d_model * (2 * d_k + d_v) + (with_output and d_v * d_model)\n"})
+    assert_full_marks(_graded(grader, {PARAMS: HEAD + "    return d_model * (2 * d_k + d_v) + (with_output and d_v * d_model)\n"}))
 
 
 def test_output_assigned_keeps_its_own_name(grader: Grader) -> None:
     # `n = W_O` where `n +=` was meant: right without W_O, W_O alone with it: not the precedence slip
-    keys = _keys(grader, {PARAMS: HEAD + "    n = d_model * (2 * d_k + d_v)\n    if with_output:\n"
-                                         "        n = d_v * d_model\n    return n\n"})
+    keys = failed_keys(_graded(grader, {PARAMS: HEAD + "    n = d_model * (2 * d_k + d_v)\n    if with_output:\n"
+                                                       "        n = d_v * d_model\n    return n\n"}))
     assert keys == {"param_count_output_replaces"}, keys
 
 
@@ -88,12 +65,12 @@ Q_lesson = torch.tensor([[1.0, 0, 0, 0], [1, 0, 0, 0], [0, 1, 0, 0], [1, 0, 0, 0
     "max_rank_S = torch.linalg.matrix_rank(Q_lesson @ K_lesson.T)\nrank_S_lesson = torch.tensor(8)\n",
 ])
 def test_rank_answers_swapped_is_named(grader: Grader, tail: str) -> None:
-    _named(grader, {RANK: LESSON + tail}, "rank_answers_swapped", {"q11"}, tests=2)
+    assert_named(_graded(grader, {RANK: LESSON + tail}), "rank_answers_swapped", {"q11"}, tests=2)
 
 
 def test_rank_answers_in_place_keep_full_marks(grader: Grader) -> None:
-    _full(grader, {RANK: LESSON + "max_rank_S = min(100, 8)\n"
-                                  "rank_S_lesson = int(torch.linalg.matrix_rank(Q_lesson @ K_lesson.T))\n"})
+    assert_full_marks(_graded(grader, {RANK: LESSON + "max_rank_S = min(100, 8)\n"
+                                                      "rank_S_lesson = int(torch.linalg.matrix_rank(Q_lesson @ K_lesson.T))\n"}))
 
 
 @pytest.mark.parametrize("tail, wrong", [
@@ -118,7 +95,7 @@ TAIL = "\n\ndef effective_tokens(A):\n    return 2 ** row_entropy_bits(A)\n"
     "    P = A.to(torch.float64)\n    return -(P * torch.log2(P.clamp_min(1e-300))).sum(-1)\n",
 ])
 def test_entropy_in_float64_is_dtype_changed(grader: Grader, body: str) -> None:
-    _named(grader, {ENT: "def row_entropy_bits(A):\n" + body + TAIL}, "dtype_changed", {"q10"})
+    assert_named(_graded(grader, {ENT: "def row_entropy_bits(A):\n" + body + TAIL}), "dtype_changed", {"q10"})
 
 
 @pytest.mark.parametrize("body", [
@@ -129,15 +106,15 @@ def test_effective_tokens_in_float64_is_dtype_changed(grader: Grader, body: str)
     # the entropy keeps float32, the count does not: charged once, in test_effective_tokens
     cells = {ENT: "def row_entropy_bits(A):\n    return -torch.special.xlogy(A, A).sum(-1) / math.log(2)\n\n\n"
                   "def effective_tokens(A):\n" + body}
-    _named(grader, cells, "dtype_changed", {"q10"}, tests=1)
+    assert_named(_graded(grader, cells), "dtype_changed", {"q10"}, tests=1)
 
 
 def test_entropy_accumulated_in_float64_and_cast_back_keeps_full_marks(grader: Grader) -> None:
-    _full(grader, {ENT: "def row_entropy_bits(A):\n    P = A.double()\n"
-                        "    return (-(torch.special.xlogy(P, P).sum(-1)) / math.log(2)).to(A.dtype)\n" + TAIL})
+    assert_full_marks(_graded(grader, {ENT: "def row_entropy_bits(A):\n    P = A.double()\n"
+                                            "    return (-(torch.special.xlogy(P, P).sum(-1)) / math.log(2)).to(A.dtype)\n" + TAIL}))
 
 
 def test_entropy_in_nats_keeps_its_own_name(grader: Grader) -> None:
     # ln for log2: wrong in float64 already, named there; the float32 case adds no dtype key
-    keys = _keys(grader, {ENT: "def row_entropy_bits(A):\n    return -torch.special.xlogy(A, A).sum(-1)\n" + TAIL})
+    keys = failed_keys(_graded(grader, {ENT: "def row_entropy_bits(A):\n    return -torch.special.xlogy(A, A).sum(-1)\n" + TAIL}))
     assert "dtype_changed" not in keys, keys

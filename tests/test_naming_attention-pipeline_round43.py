@@ -8,33 +8,16 @@ holding the right number (8.0 from an average, float(...)) are float_for_int, as
 kind: two wrong variants of my own or more, a correct one at full marks, and a near miss that keeps another name."""
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from autograder.grading.grader import Grader
-from tests.heldout.harness import grade_cells
+from tests.heldout.harness import assert_full_marks, assert_named, graded_as
 
 
 ENT, PROJ = "row_entropy_bits", "project_qkv"
 
 
-def _graded(grader: Grader, cells: dict[str, str]) -> Any:
-    return grade_cells(grader, "attention-pipeline", cells, "round43")
-
-
-def _named(grader: Grader, cells: dict[str, str], key: str, questions: set[str], tests: int | None = None) -> None:
-    outcome = _graded(grader, cells)
-    assert outcome.failed, "a wrong variant lost no points"
-    assert {q for q, *_ in outcome.failed} <= questions, outcome.failed
-    assert all(k == key for _, _, k, _ in outcome.failed), outcome.failed
-    if tests is not None:
-        assert len(outcome.failed) == tests, outcome.failed
-
-
-def _full(grader: Grader, cells: dict[str, str]) -> None:
-    outcome = _graded(grader, cells)
-    assert outcome.score == outcome.max_score and not outcome.failed, outcome.failed
+_graded = graded_as("attention-pipeline", "round43")
 
 
 # --- q10: renormalised along another axis, and the unguarded 0 * log 0 ----------------------------------------------
@@ -53,7 +36,7 @@ def _entropy(body: str) -> dict[str, str]:
     "    P = A / A.sum(dim=-2, keepdim=True)\n    return -torch.where(P > 0, P * torch.log2(P), 0.0).sum(-1)\n",
 ])
 def test_renormalised_other_axis_is_named(grader: Grader, body: str) -> None:
-    _named(grader, _entropy(body), "entropy_renormalised_other_axis", {"q10"}, tests=2)
+    assert_named(_graded(grader, _entropy(body)), "entropy_renormalised_other_axis", {"q10"}, tests=2)
 
 
 @pytest.mark.parametrize("body", [
@@ -61,7 +44,7 @@ def test_renormalised_other_axis_is_named(grader: Grader, body: str) -> None:
     "    return -(A * torch.log(A)).sum(dim=-1) / math.log(2)\n",
 ])
 def test_unguarded_zero_log_zero_keeps_its_name(grader: Grader, body: str) -> None:
-    _named(grader, _entropy(body), "zero_log_zero_nan", {"q10"}, tests=2)
+    assert_named(_graded(grader, _entropy(body)), "zero_log_zero_nan", {"q10"}, tests=2)
 
 
 @pytest.mark.parametrize("body", [
@@ -70,7 +53,7 @@ def test_unguarded_zero_log_zero_keeps_its_name(grader: Grader, body: str) -> No
     "    return torch.special.entr(A).sum(-1) / math.log(2)\n",
 ])
 def test_row_renormalised_entropy_keeps_full_marks(grader: Grader, body: str) -> None:
-    _full(grader, _entropy(body))
+    assert_full_marks(_graded(grader, _entropy(body)))
 
 
 # --- q01: projections squeezed ----------------------------------------------------------------------------------------
@@ -84,11 +67,11 @@ HEAD = "def project_qkv(X, W_Q, W_K, W_V):\n"
     "    return tuple((X @ W).squeeze(1) for W in (W_Q, W_K, W_V))\n",
 ])
 def test_squeezed_projections_are_named(grader: Grader, body: str) -> None:
-    _named(grader, {PROJ: HEAD + body}, "size_one_axis_dropped", {"q01"}, tests=1)
+    assert_named(_graded(grader, {PROJ: HEAD + body}), "size_one_axis_dropped", {"q01"}, tests=1)
 
 
 def test_squeeze_of_an_added_axis_keeps_full_marks(grader: Grader) -> None:
-    _full(grader, {PROJ: HEAD + "    return tuple((X.unsqueeze(-2) @ W).squeeze(-2) for W in (W_Q, W_K, W_V))\n"})
+    assert_full_marks(_graded(grader, {PROJ: HEAD + "    return tuple((X.unsqueeze(-2) @ W).squeeze(-2) for W in (W_Q, W_K, W_V))\n"}))
 
 
 def test_flattened_rows_keep_their_own_name(grader: Grader) -> None:

@@ -5,37 +5,16 @@ twice with the same arguments, and is param_count_state_between_calls on the q12
 of my own, two correct ones at full marks (a None default, a memo of right counts), two near misses."""
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from autograder.grading.grader import Grader
-from tests.heldout.harness import grade_cells
+from tests.heldout.harness import assert_full_marks, assert_named, failed_keys, graded_as
 
 
 PARAMS = "qkv_param_count"
 
 
-def _graded(grader: Grader, cells: dict[str, str]) -> Any:
-    return grade_cells(grader, "attention-pipeline", cells, "round44")
-
-
-def _named(grader: Grader, cells: dict[str, str], key: str, questions: set[str]) -> None:
-    outcome = _graded(grader, cells)
-    assert outcome.failed, "a wrong variant lost no points"
-    assert {q for q, *_ in outcome.failed} <= questions, outcome.failed
-    assert all(k == key for _, _, k, _ in outcome.failed), outcome.failed
-
-
-def _full(grader: Grader, cells: dict[str, str]) -> None:
-    outcome = _graded(grader, cells)
-    assert outcome.score == outcome.max_score and not outcome.failed, outcome.failed
-
-
-def _keys(grader: Grader, cells: dict[str, str]) -> set[str | None]:
-    outcome = _graded(grader, cells)
-    assert outcome.failed, "a wrong variant lost no points"
-    return {k for *_, k, _ in outcome.failed}
+_graded = graded_as("attention-pipeline", "round44")
 
 
 # --- q12: state kept between calls ---------------------------------------------------------------------------------
@@ -57,35 +36,35 @@ def _keys(grader: Grader, cells: dict[str, str]) -> set[str | None]:
     "    return sum(r * c for r, c in _SHAPES)\n",
 ])
 def test_state_between_calls_is_named(grader: Grader, source: str) -> None:
-    _named(grader, {PARAMS: source}, "param_count_state_between_calls", {"q12"})
+    assert_named(_graded(grader, {PARAMS: source}), "param_count_state_between_calls", {"q12"})
 
 
 def test_list_built_inside_keeps_full_marks(grader: Grader) -> None:
-    _full(grader, {PARAMS: "def qkv_param_count(d_model, d_k, d_v, with_output=False, shapes=None):\n"
-                           "    shapes = [] if shapes is None else list(shapes)\n"
-                           "    shapes += [(d_model, d_k), (d_model, d_k), (d_model, d_v)]\n"
-                           "    if with_output:\n        shapes.append((d_v, d_model))\n"
-                           "    return sum(r * c for r, c in shapes)\n"})
+    assert_full_marks(_graded(grader, {PARAMS: "def qkv_param_count(d_model, d_k, d_v, with_output=False, shapes=None):\n"
+                                               "    shapes = [] if shapes is None else list(shapes)\n"
+                                               "    shapes += [(d_model, d_k), (d_model, d_k), (d_model, d_v)]\n"
+                                               "    if with_output:\n        shapes.append((d_v, d_model))\n"
+                                               "    return sum(r * c for r, c in shapes)\n"}))
 
 
 def test_cached_right_count_keeps_full_marks(grader: Grader) -> None:
     # state that does not change the answer (a memo of right counts) is no mistake
-    _full(grader, {PARAMS: "def qkv_param_count(d_model, d_k, d_v, with_output=False, _memo={}):\n"
-                           "    key = (d_model, d_k, d_v, with_output)\n"
-                           "    if key not in _memo:\n"
-                           "        _memo[key] = d_model * (2 * d_k + d_v) + (d_v * d_model if with_output else 0)\n"
-                           "    return _memo[key]\n"})
+    assert_full_marks(_graded(grader, {PARAMS: "def qkv_param_count(d_model, d_k, d_v, with_output=False, _memo={}):\n"
+                                               "    key = (d_model, d_k, d_v, with_output)\n"
+                                               "    if key not in _memo:\n"
+                                               "        _memo[key] = d_model * (2 * d_k + d_v) + (d_v * d_model if with_output else 0)\n"
+                                               "    return _memo[key]\n"}))
 
 
 def test_wrong_default_is_not_state(grader: Grader) -> None:
     # with_output=True by default: the same wrong count on every call, never the state key
-    keys = _keys(grader, {PARAMS: "def qkv_param_count(d_model, d_k, d_v, with_output=True):\n"
-                                  "    return d_model * (2 * d_k + d_v) + (d_v * d_model if with_output else 0)\n"})
+    keys = failed_keys(_graded(grader, {PARAMS: "def qkv_param_count(d_model, d_k, d_v, with_output=True):\n"
+                                                "    return d_model * (2 * d_k + d_v) + (d_v * d_model if with_output else 0)\n"}))
     assert "param_count_state_between_calls" not in keys, keys
 
 
 def test_stateless_wrong_wo_is_not_state(grader: Grader) -> None:
     # W_O sized d_k x d_k, the same on every call: its own key, not the state one
-    keys = _keys(grader, {PARAMS: "def qkv_param_count(d_model, d_k, d_v, with_output=False):\n"
-                                  "    return d_model * (2 * d_k + d_v) + (d_k * d_k if with_output else 0)\n"})
+    keys = failed_keys(_graded(grader, {PARAMS: "def qkv_param_count(d_model, d_k, d_v, with_output=False):\n"
+                                                "    return d_model * (2 * d_k + d_v) + (d_k * d_k if with_output else 0)\n"}))
     assert "param_count_state_between_calls" not in keys, keys

@@ -11,12 +11,10 @@ nw_scale_after_exp where the replay is not finite at the same entries and a seco
 Correct kernels (softmax, logsumexp, float64 inside and cast back) keep full marks."""
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from autograder.grading.grader import Grader
-from tests.heldout.harness import grade_cells
+from tests.heldout.harness import assert_full_marks, assert_named, failed_keys, graded_as
 
 
 SELF = "self_attention"
@@ -29,26 +27,7 @@ PIPE = ("def self_attention(X, W_Q, W_K, W_V, causal=True):\n"
         "    O = A @ V\n")
 
 
-def _graded(grader: Grader, cells: dict[str, str]) -> Any:
-    return grade_cells(grader, "attention-pipeline", cells, "round45")
-
-
-def _named(grader: Grader, cells: dict[str, str], key: str, questions: set[str]) -> None:
-    outcome = _graded(grader, cells)
-    assert outcome.failed, "a wrong variant lost no points"
-    assert {q for q, *_ in outcome.failed} <= questions, outcome.failed
-    assert all(k == key for _, _, k, _ in outcome.failed), outcome.failed
-
-
-def _full(grader: Grader, cells: dict[str, str]) -> None:
-    outcome = _graded(grader, cells)
-    assert outcome.score == outcome.max_score and not outcome.failed, outcome.failed
-
-
-def _keys(grader: Grader, cells: dict[str, str]) -> set[str | None]:
-    outcome = _graded(grader, cells)
-    assert outcome.failed, "a wrong variant lost no points"
-    return {k for *_, k, _ in outcome.failed}
+_graded = graded_as("attention-pipeline", "round45")
 
 
 # --- q07: a LayerNorm on the output ---------------------------------------------------------------------------------
@@ -64,12 +43,12 @@ def _keys(grader: Grader, cells: dict[str, str]) -> set[str | None]:
     "    return F.layer_norm(O, (d_v,), torch.ones(d_v, dtype=O.dtype), torch.zeros(d_v, dtype=O.dtype), 1e-6), A\n",
 ])
 def test_output_layer_normalised_is_named(grader: Grader, tail: str) -> None:
-    _named(grader, {SELF: HEAD + PIPE + tail}, "output_layer_normalised", {"q07"})
+    assert_named(_graded(grader, {SELF: HEAD + PIPE + tail}), "output_layer_normalised", {"q07"})
 
 
 def test_layer_norm_computed_not_returned_keeps_full_marks(grader: Grader) -> None:
-    _full(grader, {SELF: HEAD + PIPE + "    _stats = F.layer_norm(O, O.shape[-1:])   # looked at, not returned\n"
-                                       "    return O, A\n"})
+    assert_full_marks(_graded(grader, {SELF: HEAD + PIPE + "    _stats = F.layer_norm(O, O.shape[-1:])   # looked at, not returned\n"
+                                                           "    return O, A\n"}))
 
 
 @pytest.mark.parametrize("tail", [
@@ -79,7 +58,7 @@ def test_layer_norm_computed_not_returned_keeps_full_marks(grader: Grader) -> No
     "    return F.layer_norm(O, O.shape[-2:]), A\n",
 ])
 def test_other_norms_are_not_layer_norm(grader: Grader, tail: str) -> None:
-    keys = _keys(grader, {SELF: HEAD + PIPE + tail})
+    keys = failed_keys(_graded(grader, {SELF: HEAD + PIPE + tail}))
     assert "output_layer_normalised" not in keys, keys
 
 
@@ -98,7 +77,7 @@ def test_other_norms_are_not_layer_norm(grader: Grader, tail: str) -> None:
     "    return torch.einsum('t,tv->v', kappa, V) / kappa.sum()\n",
 ])
 def test_scale_after_exp_is_named(grader: Grader, source: str) -> None:
-    _named(grader, {NW: HEAD + source}, "nw_scale_after_exp", {"q08"})
+    assert_named(_graded(grader, {NW: HEAD + source}), "nw_scale_after_exp", {"q08"})
 
 
 @pytest.mark.parametrize("source", [
@@ -112,11 +91,11 @@ def test_scale_after_exp_is_named(grader: Grader, source: str) -> None:
     "    return ((kappa[:, None] * V.double()).sum(0) / kappa.sum()).to(V.dtype)\n",
 ])
 def test_scaled_kernels_keep_full_marks(grader: Grader, source: str) -> None:
-    _full(grader, {NW: HEAD + source})
+    assert_full_marks(_graded(grader, {NW: HEAD + source}))
 
 
 def test_unscaled_kernel_keeps_its_name(grader: Grader) -> None:
     # no scale at all is wrong in float32 already: no_scale, never the overflow key
-    keys = _keys(grader, {NW: HEAD + "def nadaraya_watson(q, K, V):\n    kappa = torch.exp(K @ q)\n"
-                                     "    return (kappa[:, None] * V).sum(0) / kappa.sum()\n"})
+    keys = failed_keys(_graded(grader, {NW: HEAD + "def nadaraya_watson(q, K, V):\n    kappa = torch.exp(K @ q)\n"
+                                                   "    return (kappa[:, None] * V).sum(0) / kappa.sum()\n"}))
     assert keys == {"no_scale"}, keys

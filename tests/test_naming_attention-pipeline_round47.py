@@ -18,13 +18,11 @@ notebook that does), nor where a line between the two rebinds what it reads (a r
 differ."""
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 import torch
 
 from autograder.grading.grader import Grader
-from tests.heldout.harness import grade_cells
+from tests.heldout.harness import assert_full_marks, assert_named, failed_keys, graded_as
 from tests.hidden_modules import load
 
 
@@ -36,26 +34,7 @@ SCALE_ANS = "ans_scale"
 COST_ANS = "ans_complexity"
 
 
-def _graded(grader: Grader, cells: dict[str, str]) -> Any:
-    return grade_cells(grader, "attention-pipeline", cells, "round47")
-
-
-def _named(grader: Grader, cells: dict[str, str], key: str, questions: set[str]) -> None:
-    outcome = _graded(grader, cells)
-    assert outcome.failed, "a wrong variant lost no points"
-    assert {q for q, *_ in outcome.failed} <= questions, outcome.failed
-    assert all(k == key for _, _, k, _ in outcome.failed), outcome.failed
-
-
-def _full(grader: Grader, cells: dict[str, str]) -> None:
-    outcome = _graded(grader, cells)
-    assert outcome.score == outcome.max_score and not outcome.failed, outcome.failed
-
-
-def _keys(grader: Grader, cells: dict[str, str]) -> set[str | None]:
-    outcome = _graded(grader, cells)
-    assert outcome.failed, "a wrong variant lost no points"
-    return {k for *_, k, _ in outcome.failed}
+_graded = graded_as("attention-pipeline", "round47")
 
 
 # --- q09: divided after the triangle was cut -------------------------------------------------------------------------
@@ -79,7 +58,7 @@ def _keys(grader: Grader, cells: dict[str, str]) -> set[str | None]:
     "    return torch.ones(T, T, dtype=torch.float64) / counts\n",
 ])
 def test_divided_after_mask_is_named(grader: Grader, body: str) -> None:
-    _named(grader, {AVG: "def prefix_average_matrix(T):\n" + body}, KEY, {"q09", "q10"})
+    assert_named(_graded(grader, {AVG: "def prefix_average_matrix(T):\n" + body}), KEY, {"q09", "q10"})
 
 
 @pytest.mark.parametrize("body", [
@@ -95,14 +74,14 @@ def test_divided_after_mask_is_named(grader: Grader, body: str) -> None:
     "    return (1 / counts).masked_fill(counts == 0, 0.0)\n",
 ])
 def test_division_kept_finite_keeps_full_marks(grader: Grader, body: str) -> None:
-    _full(grader, {AVG: "def prefix_average_matrix(T):\n" + body})
+    assert_full_marks(_graded(grader, {AVG: "def prefix_average_matrix(T):\n" + body}))
 
 
 def test_count_down_the_columns_keeps_its_name(grader: Grader) -> None:
     # NaN above the diagonal too, but row t divided by row - column + 1 below it: not the masked division
-    keys = _keys(grader, {AVG: "def prefix_average_matrix(T):\n"
-                               "    W = torch.ones(T, T, dtype=torch.float64).tril()\n"
-                               "    return W / W.cumsum(dim=0)\n"})
+    keys = failed_keys(_graded(grader, {AVG: "def prefix_average_matrix(T):\n"
+                                             "    W = torch.ones(T, T, dtype=torch.float64).tril()\n"
+                                             "    return W / W.cumsum(dim=0)\n"}))
     assert keys == {"prefix_average_count_wrong_axis"}, keys
 
 
@@ -155,25 +134,27 @@ def test_masked_division_reads_the_matrix() -> None:
     "ans_complexity = {1.0: 'b', 2.0: 'a', 4.0: 'c', 8.0: 'd'}[_growth]\n",
 ])
 def test_cost_counted_with_len_is_named(grader: Grader, cell: str) -> None:
-    _named(grader, {COST_ANS: cell}, "cost_counted_with_len", {"q16"})
+    assert_named(_graded(grader, {COST_ANS: cell}), "cost_counted_with_len", {"q16"})
 
 
 def test_cost_counted_with_numel_keeps_full_marks(grader: Grader) -> None:
-    _full(grader, {COST_ANS: "_g = torch.Generator().manual_seed(2)\n\n\n"
-                             "def _n_scores(T):\n"
-                             "    S = scaled_scores(torch.randn(T, 32, generator=_g), torch.randn(T, 32, generator=_g))\n"
-                             "    return S.numel()\n\n\n"
-                             "_r = _n_scores(200) / _n_scores(100)\n"
-                             "ans_complexity = 'a' if round(_r) == 2 else 'c' if round(_r) == 4 else 'b'\n"})
+    assert_full_marks(_graded(grader, {COST_ANS: "_g = torch.Generator().manual_seed(2)\n\n\n"
+                                                 "def _n_scores(T):\n"
+                                                 "    S = scaled_scores(torch.randn(T, 32, generator=_g), torch.randn(T, 32,"
+                                                 " generator=_g))\n"
+                                                 "    return S.numel()\n\n\n"
+                                                 "_r = _n_scores(200) / _n_scores(100)\n"
+                                                 "ans_complexity = 'a' if round(_r) == 2 else 'c' if round(_r) == 4 else 'b'\n"}))
 
 
 def test_len_times_width_is_not_len_count(grader: Grader) -> None:
     # len(S) * d_k: the rows are meant as T, the cost formula leaves out the second T; not told as len's
-    keys = _keys(grader, {COST_ANS: "_g = torch.Generator().manual_seed(2)\n\n\n"
-                                    "def _cost(T):\n"
-                                    "    S = scaled_scores(torch.randn(T, 32, generator=_g), torch.randn(T, 32, generator=_g))\n"
-                                    "    return len(S) * 32\n\n\n"
-                                    "ans_complexity = 'a' if round(_cost(200) / _cost(100)) == 2 else 'c'\n"})
+    keys = failed_keys(_graded(grader, {COST_ANS: "_g = torch.Generator().manual_seed(2)\n\n\n"
+                                                  "def _cost(T):\n"
+                                                  "    S = scaled_scores(torch.randn(T, 32, generator=_g), torch.randn(T, 32,"
+                                                  " generator=_g))\n"
+                                                  "    return len(S) * 32\n\n\n"
+                                                  "ans_complexity = 'a' if round(_cost(200) / _cost(100)) == 2 else 'c'\n"}))
     assert keys == {"answer_computed_by_code"}, keys
 
 
@@ -208,12 +189,12 @@ _DECIDE = ("if math.isclose(_with_scale, _without_scale):\n"
     "ans_scale = 'b' if _p_raw - _p_scaled > 0.1 else ('a' if _p_scaled - _p_raw > 0.1 else 'c')\n",
 ])
 def test_same_expression_compared_is_named(grader: Grader, cell: str) -> None:
-    _named(grader, {SCALE_ANS: cell}, "probe_compares_same_expression", {"q03"})
+    assert_named(_graded(grader, {SCALE_ANS: cell}), "probe_compares_same_expression", {"q03"})
 
 
 def test_unscaled_line_edited_keeps_full_marks(grader: Grader) -> None:
-    _full(grader, {SCALE_ANS: _ENTROPY + "_with_scale = _entropy(scaled_scores(_Q, _K))\n"
-                                         "_without_scale = _entropy(_Q @ _K.T)\n" + _DECIDE})
+    assert_full_marks(_graded(grader, {SCALE_ANS: _ENTROPY + "_with_scale = _entropy(scaled_scores(_Q, _K))\n"
+                                                             "_without_scale = _entropy(_Q @ _K.T)\n" + _DECIDE}))
 
 
 class _Notebook:

@@ -16,7 +16,7 @@ import torch
 from autograder.errors import StudentCodeError
 from autograder.grading.grader import Grader
 from reference import attention_pipeline as ref
-from tests.heldout.harness import grade_cells
+from tests.heldout.harness import assert_full_marks, assert_named, failed_keys, graded_as
 from tests.hidden_modules import load
 
 
@@ -26,26 +26,7 @@ SELF = "self_attention"
 KEY = "mask_sized_once"
 
 
-def _graded(grader: Grader, cells: dict[str, str]) -> Any:
-    return grade_cells(grader, "attention-pipeline", cells, "round47b")
-
-
-def _named(grader: Grader, cells: dict[str, str], key: str, questions: set[str]) -> None:
-    outcome = _graded(grader, cells)
-    assert outcome.failed, "a wrong variant lost no points"
-    assert {q for q, *_ in outcome.failed} <= questions, outcome.failed
-    assert all(k == key for _, _, k, _ in outcome.failed), outcome.failed
-
-
-def _full(grader: Grader, cells: dict[str, str]) -> None:
-    outcome = _graded(grader, cells)
-    assert outcome.score == outcome.max_score and not outcome.failed, outcome.failed
-
-
-def _keys(grader: Grader, cells: dict[str, str]) -> set[str | None]:
-    outcome = _graded(grader, cells)
-    assert outcome.failed, "a wrong variant lost no points"
-    return {k for *_, k, _ in outcome.failed}
+_graded = graded_as("attention-pipeline", "round47b")
 
 
 _BODY = ("    Q, K, V = project_qkv(X, W_Q, W_K, W_V)\n"
@@ -71,7 +52,7 @@ _BODY = ("    Q, K, V = project_qkv(X, W_Q, W_K, W_V)\n"
     "    return A @ V, A\n",
 ])
 def test_mask_sized_once_is_named(grader: Grader, cell: str) -> None:
-    _named(grader, {SELF: cell}, KEY, {"q07", "q09", "q10"})
+    assert_named(_graded(grader, {SELF: cell}), KEY, {"q07", "q09", "q10"})
 
 
 @pytest.mark.parametrize("cell", [
@@ -91,27 +72,27 @@ def test_mask_sized_once_is_named(grader: Grader, cell: str) -> None:
     "    return A @ V, A\n",
 ])
 def test_mask_per_call_keeps_full_marks(grader: Grader, cell: str) -> None:
-    _full(grader, {SELF: cell})
+    assert_full_marks(_graded(grader, {SELF: cell}))
 
 
 def test_buffer_cut_is_not_sized_once(grader: Grader) -> None:
     # a mask cut from an 8-token buffer runs and is right up to 8 tokens: not one fixed size
-    keys = _keys(grader, {SELF: "_BUF = torch.ones(8, 8, dtype=torch.bool).triu(1)\n\n\n"
-                                "def self_attention(X, W_Q, W_K, W_V, causal=True):\n" + _BODY +
-                                "    T = X.shape[-2]\n"
-                                "    if causal:\n"
-                                "        S = S.masked_fill(_BUF[:T, :T], torch.finfo(S.dtype).min)\n"
-                                "    A = torch.softmax(S, dim=-1)\n"
-                                "    return A @ V, A\n"})
+    keys = failed_keys(_graded(grader, {SELF: "_BUF = torch.ones(8, 8, dtype=torch.bool).triu(1)\n\n\n"
+                                              "def self_attention(X, W_Q, W_K, W_V, causal=True):\n" + _BODY +
+                                              "    T = X.shape[-2]\n"
+                                              "    if causal:\n"
+                                              "        S = S.masked_fill(_BUF[:T, :T], torch.finfo(S.dtype).min)\n"
+                                              "    A = torch.softmax(S, dim=-1)\n"
+                                              "    return A @ V, A\n"}))
     assert KEY not in keys, keys
 
 
 def test_length_from_width_keeps_its_name(grader: Grader) -> None:
     # the mask sized from X.shape[-1] (d_model): the size follows the input's width, not one fixed number
-    keys = _keys(grader, {SELF: "def self_attention(X, W_Q, W_K, W_V, causal=True):\n" + _BODY +
-                                "    A = attention_weights(S, causal_additive_mask(X.shape[-1], S.dtype) if causal "
-                                "else None)\n"
-                                "    return A @ V, A\n"})
+    keys = failed_keys(_graded(grader, {SELF: "def self_attention(X, W_Q, W_K, W_V, causal=True):\n" + _BODY +
+                                              "    A = attention_weights(S, causal_additive_mask(X.shape[-1], S.dtype) if causal "
+                                              "else None)\n"
+                                              "    return A @ V, A\n"}))
     assert KEY not in keys, keys
 
 

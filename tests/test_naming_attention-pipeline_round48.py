@@ -16,14 +16,13 @@ shape) keep full marks."""
 from __future__ import annotations
 
 import math
-from typing import Any
 
 import pytest
 import torch
 
 from autograder.grading.grader import Grader
 from reference import attention_pipeline as ref
-from tests.heldout.harness import grade_cells
+from tests.heldout.harness import assert_full_marks, assert_lost, graded_as
 from tests.hidden_modules import load
 
 
@@ -36,19 +35,7 @@ UNIFORM = "uniform_weights"
 FLAT = "entropy_rows_flattened_by_selection"
 
 
-def _graded(grader: Grader, cells: dict[str, str]) -> Any:
-    return grade_cells(grader, "attention-pipeline", cells, "round48")
-
-
-def _failed(grader: Grader, cells: dict[str, str]) -> list[tuple[str, str, str | None, str]]:
-    outcome = _graded(grader, cells)
-    assert outcome.failed, "a wrong variant lost no points"
-    return outcome.failed
-
-
-def _full(grader: Grader, cells: dict[str, str]) -> None:
-    outcome = _graded(grader, cells)
-    assert outcome.score == outcome.max_score and not outcome.failed, outcome.failed
+_graded = graded_as("attention-pipeline", "round48")
 
 
 def _entropy(body: str, before: str = "") -> dict[str, str]:
@@ -84,7 +71,7 @@ class _Notebook:
     "    return A @ V, A\n",
 ])
 def test_weights_that_never_see_the_scores_are_named_everywhere(grader: Grader, body: str) -> None:
-    failed = _failed(grader, {"self_attention": SA + body})
+    failed = assert_lost(_graded(grader, {"self_attention": SA + body}))
     assert {q for q, *_ in failed} <= {"q07", "q09"}, failed
     assert all(k == UNIFORM for _, _, k, _ in failed), failed
     tests = {f"{q}:{t}" for q, t, *_ in failed}
@@ -94,9 +81,9 @@ def test_weights_that_never_see_the_scores_are_named_everywhere(grader: Grader, 
 
 def test_uniform_weights_from_the_softmax_stage_are_charged_once(grader: Grader) -> None:
     # attention_weights ignoring S: q05 charges it; self_attention built on it is not charged again
-    failed = _failed(grader, {"attention_weights": "def attention_weights(S, M=None):\n"
-                                                   "    Z = torch.zeros_like(S)\n"
-                                                   "    return torch.softmax(Z if M is None else Z + M, dim=-1)\n"})
+    failed = assert_lost(_graded(grader, {"attention_weights": "def attention_weights(S, M=None):\n"
+                                                               "    Z = torch.zeros_like(S)\n"
+                                                               "    return torch.softmax(Z if M is None else Z + M, dim=-1)\n"}))
     assert {q for q, *_ in failed} == {"q05"}, failed
 
 
@@ -117,7 +104,7 @@ def test_uniform_weights_from_the_softmax_stage_are_charged_once(grader: Grader)
     "    return torch.matmul(A, V), A\n",
 ])
 def test_self_attention_that_uses_the_scores_keeps_full_marks(grader: Grader, body: str) -> None:
-    _full(grader, {"self_attention": SA + body})
+    assert_full_marks(_graded(grader, {"self_attention": SA + body}))
 
 
 def test_uniform_check_needs_scores_that_differ() -> None:
@@ -151,7 +138,7 @@ def test_uniform_check_needs_scores_that_differ() -> None:
     _entropy("    p = A[(A > 0) & torch.isfinite(A)]\n    return -torch.xlogy(p, p).sum(-1) / math.log(2)\n"),
 ])
 def test_selection_that_flattens_the_rows_is_named(grader: Grader, cells: dict[str, str]) -> None:
-    failed = _failed(grader, cells)
+    failed = assert_lost(_graded(grader, cells))
     assert {q for q, *_ in failed} == {"q10"}, failed
     assert all(k == FLAT for _, _, k, _ in failed), failed
 
@@ -165,7 +152,7 @@ def test_selection_that_flattens_the_rows_is_named(grader: Grader, cells: dict[s
     _entropy("    p = A[A > 0]\n    return -(p * torch.log2(p)).sum()\n"),
 ])
 def test_sum_without_dim_stays_reduced_every_axis(grader: Grader, cells: dict[str, str]) -> None:
-    failed = _failed(grader, cells)
+    failed = assert_lost(_graded(grader, cells))
     assert {k for _, _, k, _ in failed} == {"reduced_every_axis"}, failed
 
 
@@ -184,7 +171,7 @@ def test_sum_without_dim_stays_reduced_every_axis(grader: Grader, cells: dict[st
     _entropy("    tiny = A[A > 0].min() * 0 + 1e-300\n    return -(A * torch.log2(A.clamp_min(tiny))).sum(dim=-1)\n"),
 ])
 def test_per_row_selections_keep_full_marks(grader: Grader, cells: dict[str, str]) -> None:
-    _full(grader, cells)
+    assert_full_marks(_graded(grader, cells))
 
 
 def test_selection_reads_the_source() -> None:

@@ -13,31 +13,17 @@ names (the option's belief, as before) and says first what Python did with the e
 value of such an expression says nothing of it."""
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from autograder.grading.grader import Grader
-from tests.heldout.harness import grade_cells
+from tests.heldout.harness import assert_full_marks, assert_lost, graded_as
 
 
 ENT = "row_entropy_bits"
 EFFECTIVE = "\n\n\ndef effective_tokens(A):\n    return 2.0 ** row_entropy_bits(A)\n"
 
 
-def _graded(grader: Grader, cells: dict[str, str]) -> Any:
-    return grade_cells(grader, "attention-pipeline", cells, "round50")
-
-
-def _failed(grader: Grader, cells: dict[str, str]) -> list[tuple[str, str, str | None, str]]:
-    outcome = _graded(grader, cells)
-    assert outcome.failed, "a wrong variant lost no points"
-    return outcome.failed
-
-
-def _full(grader: Grader, cells: dict[str, str]) -> None:
-    outcome = _graded(grader, cells)
-    assert outcome.score == outcome.max_score and not outcome.failed, outcome.failed
+_graded = graded_as("attention-pipeline", "round50")
 
 
 def _entropy(body: str) -> dict[str, str]:
@@ -55,7 +41,7 @@ def _entropy(body: str) -> dict[str, str]:
     "    floor = torch.full(A.shape, 1e-30)\n    return -(A * torch.log2(torch.maximum(A, floor))).sum(dim=-1)\n",
 ])
 def test_half_entropy_promoted_to_float32_is_dtype_changed(grader: Grader, body: str) -> None:
-    failed = _failed(grader, _entropy(body))
+    failed = assert_lost(_graded(grader, _entropy(body)))
     assert [(q, t, k) for q, t, k, _ in failed] == [("q10", "test_entropy_causal_rows", "dtype_changed")], failed
     assert "float16" in failed[0][3] and "float32" in failed[0][3], failed
 
@@ -77,12 +63,12 @@ def test_half_entropy_promoted_to_float32_is_dtype_changed(grader: Grader, body:
     "    return torch.distributions.Categorical(probs=A).entropy() / math.log(2)\n",
 ])
 def test_right_entropy_in_half_keeps_full_marks(grader: Grader, body: str) -> None:
-    _full(grader, _entropy(body))
+    assert_full_marks(_graded(grader, _entropy(body)))
 
 
 def test_float32_accumulator_on_every_input_keeps_its_float64_name(grader: Grader) -> None:
     # .float() on everything is wrong for float64 already: named there (float32_precision), not as the half promotion
-    failed = _failed(grader, _entropy("    P = A.float()\n    return -torch.special.xlogy(P, P).sum(-1) / math.log(2)\n"))
+    failed = assert_lost(_graded(grader, _entropy("    P = A.float()\n    return -torch.special.xlogy(P, P).sum(-1) / math.log(2)\n")))
     assert {k for _, _, k, _ in failed} == {"float32_precision"}, failed
 
 
@@ -99,7 +85,7 @@ def test_float32_accumulator_on_every_input_keeps_its_float64_name(grader: Grade
 ])
 def test_letters_joined_by_bool_op_say_what_python_picked(grader: Grader, cell: str, what: str, q: str, key: str,
                                                           operand: str) -> None:
-    failed = _failed(grader, {what: cell})
+    failed = assert_lost(_graded(grader, {what: cell}))
     assert [(fq, k) for fq, _, k, _ in failed] == [(q, key)], failed
     assert f"returns its {operand} operand" in failed[0][3] and "one best letter" in failed[0][3], failed
 
@@ -110,7 +96,7 @@ def test_letters_joined_by_bool_op_say_what_python_picked(grader: Grader, cell: 
     'ans_mask = "c" if True else "d"\n',
 ])
 def test_one_letter_keeps_full_marks(grader: Grader, cell: str) -> None:
-    _full(grader, {"ans_mask": cell})
+    assert_full_marks(_graded(grader, {"ans_mask": cell}))
 
 
 @pytest.mark.parametrize("cell", [
@@ -119,6 +105,6 @@ def test_one_letter_keeps_full_marks(grader: Grader, cell: str) -> None:
     'ans_mask = "" or "d"\n',                            # one letter only among the operands: no hedge
 ])
 def test_wrong_letter_without_a_letter_expression_says_nothing_of_it(grader: Grader, cell: str) -> None:
-    failed = _failed(grader, {"ans_mask": cell})
+    failed = assert_lost(_graded(grader, {"ans_mask": cell}))
     assert [k for _, _, k, _ in failed] == ["mask_blocks_gradient"], failed
     assert "operand" not in failed[0][3], failed

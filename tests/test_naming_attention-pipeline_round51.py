@@ -17,12 +17,10 @@ nanoGPT merge) crashes where d_v != d_model; the same call with W_V as wide as X
 heads_merged_to_model_width. Merging to V's width (or -1) keeps full marks."""
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from autograder.grading.grader import Grader
-from tests.heldout.harness import grade_cells
+from tests.heldout.harness import assert_full_marks, assert_lost, graded_as
 
 
 AVG = "prefix_average_matrix"
@@ -33,19 +31,7 @@ LESSON = ("_K = torch.tensor([[2.0, 0, 0, 0], [0, 2, 0, 0], [0, 0, 2, 0], [1, 1,
           "dtype=torch.float64)\n")
 
 
-def _graded(grader: Grader, cells: dict[str, str]) -> Any:
-    return grade_cells(grader, "attention-pipeline", cells, "round51")
-
-
-def _failed(grader: Grader, cells: dict[str, str]) -> list[tuple[str, str, str | None, str]]:
-    outcome = _graded(grader, cells)
-    assert outcome.failed, "a wrong variant lost no points"
-    return outcome.failed
-
-
-def _full(grader: Grader, cells: dict[str, str]) -> None:
-    outcome = _graded(grader, cells)
-    assert outcome.score == outcome.max_score and not outcome.failed, outcome.failed
+_graded = graded_as("attention-pipeline", "round51")
 
 
 def _avg(body: str) -> dict[str, str]:
@@ -69,7 +55,7 @@ def _avg(body: str) -> dict[str, str]:
      "quarter"),
 ])
 def test_flipped_triangle_is_named(grader: Grader, body: str, said: str) -> None:
-    failed = _failed(grader, _avg(body))
+    failed = assert_lost(_graded(grader, _avg(body)))
     q09 = [(t, k, m) for q, t, k, m in failed if q == "q09" and t == "test_prefix_average_matrix"]
     assert [k for _, k, _ in q09] == ["prefix_average_triangle_flipped"], failed
     assert said in q09[0][2] and "tril" in q09[0][2], failed
@@ -81,7 +67,7 @@ def test_flipped_triangle_is_named(grader: Grader, body: str, said: str) -> None
     "    W = torch.ones(T, T, dtype=torch.float64).tril().flip(0).flip(1)\n    return W / W.sum(-1, keepdim=True)\n",
 ])
 def test_triangle_reversed_both_ways_is_upper(grader: Grader, body: str) -> None:
-    failed = _failed(grader, _avg(body))
+    failed = assert_lost(_graded(grader, _avg(body)))
     q09 = [k for q, t, k, _ in failed if q == "q09" and t == "test_prefix_average_matrix"]
     assert q09 == ["upper_triangular_mask"], failed
 
@@ -96,7 +82,7 @@ def test_triangle_reversed_both_ways_is_upper(grader: Grader, body: str) -> None
     "    return W.T / W.T.sum(-1, keepdim=True)\n",
 ])
 def test_right_triangle_keeps_full_marks(grader: Grader, body: str) -> None:
-    _full(grader, _avg(body))
+    assert_full_marks(_graded(grader, _avg(body)))
 
 
 # --- q11: the lesson's scores as an entry-by-entry product --------------------------------------------------------
@@ -109,7 +95,7 @@ def test_right_triangle_keeps_full_marks(grader: Grader, body: str) -> None:
     "max_rank_S = 8\nrank_S_lesson = int(torch.linalg.matrix_rank(_Q.mul(_K)))\n",
 ])
 def test_elementwise_lesson_scores_are_named(grader: Grader, cell: str) -> None:
-    failed = _failed(grader, {RANK: LESSON + cell})
+    failed = assert_lost(_graded(grader, {RANK: LESSON + cell}))
     assert [(q, t, k) for q, t, k, _ in failed] == [("q11", "test_rank_S_lesson", "elementwise_product")], failed
     assert "entry by entry" in failed[0][3] and "Q @ K.T" in failed[0][3], failed
 
@@ -120,7 +106,7 @@ def test_elementwise_lesson_scores_are_named(grader: Grader, cell: str) -> None:
     "max_rank_S = 8\nrank_S_lesson = int(torch.linalg.matrix_rank(torch.mul(_Q, 0.5) @ _K.T))\n",
 ])
 def test_right_lesson_rank_keeps_full_marks(grader: Grader, cell: str) -> None:
-    _full(grader, {RANK: LESSON + cell})
+    assert_full_marks(_graded(grader, {RANK: LESSON + cell}))
 
 
 @pytest.mark.parametrize("cell", [
@@ -128,7 +114,7 @@ def test_right_lesson_rank_keeps_full_marks(grader: Grader, cell: str) -> None:
     "max_rank_S = 8\nrank_S_lesson = int((torch.linalg.eigvals(_Q @ _K.T).abs() > 1e-9).sum())\n",
 ])
 def test_a_one_without_the_product_is_not_told_so(grader: Grader, cell: str) -> None:
-    failed = _failed(grader, {RANK: LESSON + cell})
+    failed = assert_lost(_graded(grader, {RANK: LESSON + cell}))
     assert [k for _, _, k, _ in failed] != ["elementwise_product"], failed
     assert all("entry by entry" not in m for *_, m in failed), failed
 
@@ -141,7 +127,7 @@ def test_a_one_without_the_product_is_not_told_so(grader: Grader, cell: str) -> 
     ("import numpy as np\nmax_rank_S = 8\nrank_S_lesson = int(np.trace((_K @ _Q.T).numpy()))\n", 3),
 ])
 def test_trace_read_as_rank_is_named(grader: Grader, cell: str, got: int) -> None:
-    failed = _failed(grader, {RANK: LESSON + cell})
+    failed = assert_lost(_graded(grader, {RANK: LESSON + cell}))
     assert [(q, t, k) for q, t, k, _ in failed] == [("q11", "test_rank_S_lesson", "rank_from_trace")], failed
     assert failed[0][3].startswith(f"rank_S_lesson is {got}: ") and "matrix_rank(S)" in failed[0][3], failed
 
@@ -152,14 +138,14 @@ def test_trace_read_as_rank_is_named(grader: Grader, cell: str, got: int) -> Non
     "max_rank_S = 8\nrank_S_lesson = 3\n",      # typed: no trace read
 ])
 def test_other_diagonal_readings_are_not_a_trace(grader: Grader, cell: str) -> None:
-    failed = _failed(grader, {RANK: LESSON + cell})
+    failed = assert_lost(_graded(grader, {RANK: LESSON + cell}))
     assert "rank_from_trace" not in [k for _, _, k, _ in failed], failed
 
 
 def test_trace_that_is_not_the_answer_keeps_full_marks(grader: Grader) -> None:
     # the trace computed on the way, the rank from matrix_rank
-    _full(grader, {RANK: LESSON + "max_rank_S = 8\n_S = _Q @ _K.T / 2\n_t = _S.trace()\n"
-                   "rank_S_lesson = int(torch.linalg.matrix_rank(_S))\n"})
+    assert_full_marks(_graded(grader, {RANK: LESSON + "max_rank_S = 8\n_S = _Q @ _K.T / 2\n_t = _S.trace()\n"
+                                       "rank_S_lesson = int(torch.linalg.matrix_rank(_S))\n"}))
 
 
 # --- q07: the head outputs put back with d_model's width (blind27) ------------------------------------------------
@@ -183,7 +169,7 @@ def _self(merge: str) -> dict[str, str]:
     "Y.contiguous().view(*X.shape[:-1], W_Q.shape[0])",       # C = d_model, the rows of W_Q
 ])
 def test_heads_merged_to_model_width_is_named(grader: Grader, merge: str) -> None:
-    failed = _failed(grader, _self(merge))
+    failed = assert_lost(_graded(grader, _self(merge)))
     keys = {k for _, _, k, _ in failed}
     assert keys == {"heads_merged_to_model_width"}, failed
     assert all("W_V as wide as X" in m for *_, m in failed), failed
@@ -194,4 +180,4 @@ def test_heads_merged_to_model_width_is_named(grader: Grader, merge: str) -> Non
     "Y.contiguous().view(*X.shape[:-1], V.shape[-1])",
 ])
 def test_heads_merged_to_value_width_keep_full_marks(grader: Grader, merge: str) -> None:
-    _full(grader, _self(merge))
+    assert_full_marks(_graded(grader, _self(merge)))

@@ -12,31 +12,17 @@ probe the replay cannot follow, keeps the engine's message; a probe with ** keep
 """
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from autograder.grading.grader import Grader
-from tests.heldout.harness import grade_cells
+from tests.heldout.harness import assert_full_marks, assert_lost, graded_as
 
 
 COUNT = "qkv_param_count"
 COST = "ans_complexity"
 
 
-def _graded(grader: Grader, cells: dict[str, str]) -> Any:
-    return grade_cells(grader, "attention-pipeline", cells, "round52")
-
-
-def _failed(grader: Grader, cells: dict[str, str]) -> list[tuple[str, str, str | None, str]]:
-    outcome = _graded(grader, cells)
-    assert outcome.failed, "a wrong variant lost no points"
-    return outcome.failed
-
-
-def _full(grader: Grader, cells: dict[str, str]) -> None:
-    outcome = _graded(grader, cells)
-    assert outcome.score == outcome.max_score and not outcome.failed, outcome.failed
+_graded = graded_as("attention-pipeline", "round52")
 
 
 def _count(body: str) -> dict[str, str]:
@@ -56,7 +42,7 @@ def _count(body: str) -> dict[str, str]:
      "    return n + (d_v * d_model if with_output else 0)\n", "the mean width"),
 ])
 def test_mean_head_width_is_named(grader: Grader, body: str, said: str) -> None:
-    failed = _failed(grader, _count(body))
+    failed = assert_lost(_graded(grader, _count(body)))
     q12 = [(t, k, m) for q, t, k, m in failed if q == "q12"]
     assert {t for t, _, _ in q12} == {"test_count_qkv", "test_count_with_output"}, failed
     assert all(k == "param_count_mean_width" for _, k, _ in q12), failed
@@ -72,13 +58,13 @@ def test_mean_head_width_is_named(grader: Grader, body: str, said: str) -> None:
     "    if with_output:\n        return 4 * d_model * (d_k + d_v) // 2\n    return d_model * (2 * d_k + d_v)\n",
 ])
 def test_right_count_keeps_full_marks(grader: Grader, body: str) -> None:
-    _full(grader, _count(body))
+    assert_full_marks(_graded(grader, _count(body)))
 
 
 def test_wrong_count_without_w_o_is_not_blamed_on_w_o(grader: Grader) -> None:
     # a count off by one in the W_Q, W_K, W_V part: no key; W_O is not said to hold the difference
-    failed = _failed(grader, _count("    n = d_model * (2 * d_k + d_v) + 1\n"
-                                    "    return n + d_v * d_model if with_output else n\n"))
+    failed = assert_lost(_graded(grader, _count("    n = d_model * (2 * d_k + d_v) + 1\n"
+                                                "    return n + d_v * d_model if with_output else n\n")))
     with_o = [m for q, t, k, m in failed if q == "q12" and t == "test_count_with_output"]
     assert with_o and "if the rest is right" not in with_o[0] and "W_Q, W_K, W_V part" in with_o[0], failed
     assert all(k != "param_count_mean_width" for _, _, k, _ in failed), failed
@@ -99,7 +85,7 @@ def test_wrong_count_without_w_o_is_not_blamed_on_w_o(grader: Grader) -> None:
      "elif abs(c2 / c1 - 2) < 1:\n    ans_complexity = 'a'\nelse:\n    ans_complexity = 'b'\n", "a"),
 ])
 def test_caret_in_cost_probe_is_named(grader: Grader, cell: str, letter: str | None) -> None:
-    failed = _failed(grader, {COST: cell})
+    failed = assert_lost(_graded(grader, {COST: cell}))
     if letter is None:   # math.isclose is not followed by the replay: the engine's message, not caret_is_xor
         assert all(k != "caret_is_xor" for *_, k, _ in failed), failed
         return
@@ -115,7 +101,7 @@ def test_caret_in_cost_probe_is_named(grader: Grader, cell: str, letter: str | N
     "if abs(c2 / c1 - 4) < 1:\n    ans_complexity = 'c'\nelse:\n    ans_complexity = 'b'\n",
 ])
 def test_cost_probe_with_power_keeps_full_marks(grader: Grader, cell: str) -> None:
-    _full(grader, {COST: cell})
+    assert_full_marks(_graded(grader, {COST: cell}))
 
 
 def test_caret_whose_fix_is_still_wrong_is_not_named(grader: Grader) -> None:
@@ -123,5 +109,5 @@ def test_caret_whose_fix_is_still_wrong_is_not_named(grader: Grader) -> None:
     cell = ("T1, T2, dk = 64, 128, 16\nc1 = T1 ^ 3 * dk\nc2 = T2 ^ 3 * dk\n"
             "if abs(c2 / c1 - 4) < 1:\n    ans_complexity = 'c'\nelif c2 / c1 > 6:\n    ans_complexity = 'd'\n"
             "else:\n    ans_complexity = 'b'\n")
-    failed = _failed(grader, {COST: cell})
+    failed = assert_lost(_graded(grader, {COST: cell}))
     assert all(k != "caret_is_xor" for *_, k, _ in failed), failed

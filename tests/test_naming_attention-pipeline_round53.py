@@ -15,12 +15,10 @@ marks.
 """
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from autograder.grading.grader import Grader
-from tests.heldout.harness import grade_cells
+from tests.heldout.harness import assert_full_marks, assert_lost, graded_as
 
 
 RANK = "max_rank_S"          # the q11 cell (also sets rank_S_lesson)
@@ -31,19 +29,7 @@ LESSON = ("_K = torch.tensor([[2.0, 0, 0, 0], [0, 2, 0, 0], [0, 0, 2, 0], [1, 1,
           "dtype=torch.float64)\n")
 
 
-def _graded(grader: Grader, cells: dict[str, str]) -> Any:
-    return grade_cells(grader, "attention-pipeline", cells, "round53")
-
-
-def _failed(grader: Grader, cells: dict[str, str]) -> list[tuple[str, str, str | None, str]]:
-    outcome = _graded(grader, cells)
-    assert outcome.failed, "a wrong variant lost no points"
-    return outcome.failed
-
-
-def _full(grader: Grader, cells: dict[str, str]) -> None:
-    outcome = _graded(grader, cells)
-    assert outcome.score == outcome.max_score and not outcome.failed, outcome.failed
+_graded = graded_as("attention-pipeline", "round53")
 
 
 # --- q11: a rank counted with no tolerance ------------------------------------------------------------------------
@@ -57,7 +43,7 @@ def _full(grader: Grader, cells: dict[str, str]) -> None:
     "max_rank_S = 8\n_R = torch.linalg.qr(_Q @ _K.T).R\nrank_S_lesson = sum(1 for r in _R.diagonal() if 0 != r)\n",
 ])
 def test_rank_without_tolerance_is_named(grader: Grader, cell: str) -> None:
-    failed = _failed(grader, {RANK: LESSON + cell})
+    failed = assert_lost(_graded(grader, {RANK: LESSON + cell}))
     assert [(q, t, k) for q, t, k, _ in failed] == [("q11", "test_rank_S_lesson", "rank_without_tolerance")], failed
     assert "rank_S_lesson is 3, not 2" in failed[0][3] and "matrix_rank" in failed[0][3], failed
     assert "in place of" not in failed[0][3], failed      # no one-edit fix that is right by coincidence
@@ -69,7 +55,7 @@ def test_rank_without_tolerance_is_named(grader: Grader, cell: str) -> None:
     "max_rank_S = 8\n_s = torch.linalg.svdvals(_Q @ _K.T)\nrank_S_lesson = int((_s > 1e-10).sum())\n",
 ])
 def test_rank_with_a_tolerance_keeps_full_marks(grader: Grader, cell: str) -> None:
-    _full(grader, {RANK: LESSON + cell})
+    assert_full_marks(_graded(grader, {RANK: LESSON + cell}))
 
 
 @pytest.mark.parametrize("cell", [
@@ -80,7 +66,7 @@ def test_rank_with_a_tolerance_keeps_full_marks(grader: Grader, cell: str) -> No
     "max_rank_S = 8\nrank_S_lesson = torch.count_nonzero(torch.linalg.svdvals((_Q @ _K.T).float()) > 1e-13).item()\n",
 ])
 def test_three_without_an_exact_zero_test_is_not_told_so(grader: Grader, cell: str) -> None:
-    failed = _failed(grader, {RANK: LESSON + cell})
+    failed = assert_lost(_graded(grader, {RANK: LESSON + cell}))
     assert all(k != "rank_without_tolerance" for _, _, k, _ in failed), failed
 
 
@@ -120,7 +106,7 @@ CACHED_ATTR = '''def self_attention(X, W_Q, W_K, W_V, causal=True):
 
 @pytest.mark.parametrize("body", [CACHED_DICT, CACHED_ATTR])
 def test_mask_cached_by_length_is_named(grader: Grader, body: str) -> None:
-    failed = _failed(grader, _self(body))
+    failed = assert_lost(_graded(grader, _self(body)))
     q07 = [(t, k, m) for q, t, k, m in failed if q == "q07"]
     assert q07 and all(k == "mask_cached_by_size" for _, k, _ in q07), failed
     assert all("(T, dtype, device)" in m for _, _, m in q07), failed
@@ -128,14 +114,14 @@ def test_mask_cached_by_length_is_named(grader: Grader, body: str) -> None:
 
 def test_mask_always_float32_stays_dtype_changed(grader: Grader) -> None:
     # no state: a float32 mask on every call fails float16 at any length, so no cache is claimed
-    failed = _failed(grader, _self('''def self_attention(X, W_Q, W_K, W_V, causal=True):
+    failed = assert_lost(_graded(grader, _self('''def self_attention(X, W_Q, W_K, W_V, causal=True):
     Q, K, V = project_qkv(X, W_Q, W_K, W_V)
     S = scaled_scores(Q, K)
     if causal:
         S = S + causal_additive_mask(S.shape[-1], torch.float32, S.device)
     A = torch.softmax(S, dim=-1)
     return A @ V, A
-'''))
+''')))
     assert all(k != "mask_cached_by_size" for _, _, k, _ in failed), failed
 
 
@@ -145,4 +131,4 @@ def test_mask_always_float32_stays_dtype_changed(grader: Grader) -> None:
     CACHED_ATTR.replace("T not in masks", "(T, S.dtype) not in masks").replace("masks[T]", "masks[T, S.dtype]"),
 ])
 def test_mask_cached_by_length_and_dtype_keeps_full_marks(grader: Grader, body: str) -> None:
-    _full(grader, _self(body))
+    assert_full_marks(_graded(grader, _self(body)))

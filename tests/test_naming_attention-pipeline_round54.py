@@ -19,12 +19,10 @@ out_buffer_default_dtype. Buffers made with dtype=X.dtype keep full marks.
 """
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from autograder.grading.grader import Grader
-from tests.heldout.harness import grade_cells
+from tests.heldout.harness import assert_full_marks, assert_lost, graded_as
 
 
 PROJ = "project_qkv"
@@ -39,19 +37,7 @@ LESSON = ("_K = torch.tensor([[2.0, 0, 0, 0], [0, 2, 0, 0], [0, 0, 2, 0], [1, 1,
           "dtype=torch.float64)\n")
 
 
-def _graded(grader: Grader, cells: dict[str, str]) -> Any:
-    return grade_cells(grader, "attention-pipeline", cells, "round54")
-
-
-def _failed(grader: Grader, cells: dict[str, str]) -> list[tuple[str, str, str | None, str]]:
-    outcome = _graded(grader, cells)
-    assert outcome.failed, "a wrong variant lost no points"
-    return outcome.failed
-
-
-def _full(grader: Grader, cells: dict[str, str]) -> None:
-    outcome = _graded(grader, cells)
-    assert outcome.score == outcome.max_score and not outcome.failed, outcome.failed
+_graded = graded_as("attention-pipeline", "round54")
 
 
 # --- letter questions: one letter past the last option, counted out ------------------------------------------------
@@ -65,13 +51,13 @@ def _full(grader: Grader, cells: dict[str, str]) -> None:
     ({MASK_ANS: 'ans_mask = chr(ord("a") + 4).upper()\n'}, "q06"),
 ])
 def test_letter_past_the_options_is_named(grader: Grader, cells: dict[str, str], question: str) -> None:
-    failed = _failed(grader, cells)
+    failed = assert_lost(_graded(grader, cells))
     assert [(q, k) for q, _, k, _ in failed] == [(question, "answer_letter_past_last_option")], failed
     assert "one past the last option, d" in failed[0][3] and "chr(ord" in failed[0][3], failed
 
 
 def test_a_literal_e_is_not_told_a_count(grader: Grader) -> None:
-    failed = _failed(grader, {CAUSAL_ANS: 'ans_cross_causal = "e"\n'})
+    failed = assert_lost(_graded(grader, {CAUSAL_ANS: 'ans_cross_causal = "e"\n'}))
     assert all(k != "answer_letter_past_last_option" for _, _, k, _ in failed), failed
 
 
@@ -80,7 +66,7 @@ def test_a_literal_e_is_not_told_a_count(grader: Grader) -> None:
     'import string\n\nans_cross_causal = string.ascii_lowercase[3]\n',
 ])
 def test_the_right_count_keeps_full_marks(grader: Grader, cell: str) -> None:
-    _full(grader, {CAUSAL_ANS: cell})
+    assert_full_marks(_graded(grader, {CAUSAL_ANS: cell}))
 
 
 # --- q11: the nuclear norm taken as the rank ----------------------------------------------------------------------
@@ -94,7 +80,7 @@ def test_the_right_count_keeps_full_marks(grader: Grader, cell: str) -> None:
     ("max_rank_S = 8\n_U, _sv, _Vh = torch.linalg.svd(_K @ _Q.T)\nrank_S_lesson = math.ceil(sum(_sv).item())\n", 7),
 ])
 def test_rank_from_nuclear_norm_is_named(grader: Grader, cell: str, got: int) -> None:
-    failed = _failed(grader, {RANK: LESSON + cell})
+    failed = assert_lost(_graded(grader, {RANK: LESSON + cell}))
     assert [(q, t, k) for q, t, k, _ in failed] == [("q11", "test_rank_S_lesson", "rank_from_nuclear_norm")], failed
     assert f"rank_S_lesson is {got}, not 2" in failed[0][3] and "matrix_rank" in failed[0][3], failed
 
@@ -107,12 +93,12 @@ def test_rank_from_nuclear_norm_is_named(grader: Grader, cell: str, got: int) ->
     "max_rank_S = 8\nrank_S_lesson = int((torch.linalg.svdvals(_Q @ _K.T / 2) != 0).sum())\n",
 ])
 def test_no_nuclear_norm_is_not_told_so(grader: Grader, cell: str) -> None:
-    failed = _failed(grader, {RANK: LESSON + cell})
+    failed = assert_lost(_graded(grader, {RANK: LESSON + cell}))
     assert all(k != "rank_from_nuclear_norm" for _, _, k, _ in failed), failed
 
 
 def test_three_without_a_known_cause_says_only_what_it_shows(grader: Grader) -> None:
-    failed = _failed(grader, {RANK: LESSON + "max_rank_S = 8\nrank_S_lesson = 3\n"})
+    failed = assert_lost(_graded(grader, {RANK: LESSON + "max_rank_S = 8\nrank_S_lesson = 3\n"}))
     said = failed[0][3]
     assert failed[0][2] is None and said.startswith("rank_S_lesson is 3, and S = Q K^T has rank 2: use "
                                                     "torch.linalg.matrix_rank(S)"), failed
@@ -125,7 +111,7 @@ def test_three_without_a_known_cause_says_only_what_it_shows(grader: Grader) -> 
     "max_rank_S = 8\n_s = torch.linalg.svdvals(_Q @ _K.T)\nrank_S_lesson = int((_s > _s.max() * 1e-10).sum())\n",
 ])
 def test_rank_counted_right_keeps_full_marks(grader: Grader, cell: str) -> None:
-    _full(grader, {RANK: LESSON + cell})
+    assert_full_marks(_graded(grader, {RANK: LESSON + cell}))
 
 
 # --- q13: padded keys sliced off instead of masked ------------------------------------------------------------------
@@ -150,7 +136,7 @@ KEEP_INDEX = '''def cross_attention(X, Y, W_Q, W_K, W_V, M=None):
 
 @pytest.mark.parametrize("body", [SLICE_Y, KEEP_INDEX])
 def test_padded_keys_sliced_off_is_named(grader: Grader, body: str) -> None:
-    failed = _failed(grader, {CROSS: body})
+    failed = assert_lost(_graded(grader, {CROSS: body}))
     assert [(q, k) for q, _, k, _ in failed] == [("q13", "padded_keys_sliced_off")], failed
     assert "S + M" in failed[0][3] and "open keys" in failed[0][3], failed
 
@@ -172,7 +158,7 @@ def test_padded_keys_sliced_off_is_named(grader: Grader, body: str) -> None:
 ''',
 ])
 def test_masked_keys_keep_full_marks(grader: Grader, body: str) -> None:
-    _full(grader, {CROSS: body})
+    assert_full_marks(_graded(grader, {CROSS: body}))
 
 
 # --- q01: out= buffers in the default dtype -------------------------------------------------------------------------
@@ -199,7 +185,7 @@ FLOAT32_BUFFERS = '''def project_qkv(X, W_Q, W_K, W_V):
 
 @pytest.mark.parametrize("body", [ZEROS_BUFFERS, FLOAT32_BUFFERS])
 def test_out_buffer_in_default_dtype_is_named(grader: Grader, body: str) -> None:
-    failed = _failed(grader, {PROJ: body})
+    failed = assert_lost(_graded(grader, {PROJ: body}))
     q01 = [(t, k, m) for q, t, k, m in failed if q == "q01"]
     assert q01 and all(k == "out_buffer_default_dtype" for _, k, _ in q01), failed
     assert all("dtype=X.dtype" in m and "out=" in m for _, _, m in q01), failed
@@ -207,5 +193,5 @@ def test_out_buffer_in_default_dtype_is_named(grader: Grader, body: str) -> None
 
 
 def test_out_buffer_in_the_inputs_dtype_keeps_full_marks(grader: Grader) -> None:
-    _full(grader, {PROJ: ZEROS_BUFFERS.replace("(W.shape[-1],))", "(W.shape[-1],), dtype=X.dtype, device=X.device)")})
-    _full(grader, {PROJ: FLOAT32_BUFFERS.replace("dtype=torch.float32", "dtype=X.dtype")})
+    assert_full_marks(_graded(grader, {PROJ: ZEROS_BUFFERS.replace("(W.shape[-1],))", "(W.shape[-1],), dtype=X.dtype, device=X.device)")}))
+    assert_full_marks(_graded(grader, {PROJ: FLOAT32_BUFFERS.replace("dtype=torch.float32", "dtype=X.dtype")}))

@@ -24,12 +24,10 @@ that the argument is a set of characters, not a prefix, and what .removeprefix g
 """
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from autograder.grading.grader import Grader
-from tests.heldout.harness import grade_cells
+from tests.heldout.harness import assert_full_marks, assert_lost, graded_as
 
 
 MASK = "causal_additive_mask"
@@ -43,19 +41,7 @@ LESSON = ("max_rank_S = 8\n"
           "dtype=torch.float64)\n")
 
 
-def _graded(grader: Grader, cells: dict[str, str]) -> Any:
-    return grade_cells(grader, "attention-pipeline", cells, "round55")
-
-
-def _failed(grader: Grader, cells: dict[str, str]) -> list[tuple[str, str, str | None, str]]:
-    outcome = _graded(grader, cells)
-    assert outcome.failed, "a wrong variant lost no points"
-    return outcome.failed
-
-
-def _full(grader: Grader, cells: dict[str, str]) -> None:
-    outcome = _graded(grader, cells)
-    assert outcome.score == outcome.max_score and not outcome.failed, outcome.failed
+_graded = graded_as("attention-pipeline", "round55")
 
 
 # --- q04: the last key left open ------------------------------------------------------------------------------------
@@ -90,22 +76,22 @@ TRIU_COPIED_BUT_LAST = '''def causal_additive_mask(T, dtype, device=None):
     (TRIU_COPIED_BUT_LAST, TRIU_COPIED_BUT_LAST.replace("M[:, :-1] = full[:, :-1]", "M[:, :] = full")),
 ])
 def test_last_key_left_open_is_named(grader: Grader, body: str, fixed: str) -> None:
-    failed = _failed(grader, {MASK: body})
+    failed = assert_lost(_graded(grader, {MASK: body}))
     q04 = [(t, k, m) for q, t, k, m in failed if q == "q04"]
     assert q04 and all(k == "mask_last_key_open" for _, k, _ in q04), failed
     assert all("except the last one" in m and "t + 1:" in m for _, _, m in q04), failed
     assert all(k in (None, "mask_last_key_open") for _, _, k, _ in failed), failed
-    _full(grader, {MASK: fixed})      # the same cell to the end: full marks
+    assert_full_marks(_graded(grader, {MASK: fixed}))      # the same cell to the end: full marks
 
 
 def test_mask_off_by_one_at_its_start_is_not_told_the_last_key(grader: Grader) -> None:
-    failed = _failed(grader, {MASK: SLICE_TO_MINUS_ONE.replace("t + 1:-1", "t + 2:")})
+    failed = assert_lost(_graded(grader, {MASK: SLICE_TO_MINUS_ONE.replace("t + 1:-1", "t + 2:")}))
     assert {k for q, _, k, _ in failed if q == "q04"} == {"causal_includes_next"}, failed
     # one short at both ends (t + 2:-1): neither kind alone, not told the last key
-    failed = _failed(grader, {MASK: SLICE_TO_MINUS_ONE.replace("t + 1:-1", "t + 2:-1")})
+    failed = assert_lost(_graded(grader, {MASK: SLICE_TO_MINUS_ONE.replace("t + 1:-1", "t + 2:-1")}))
     assert all(k != "mask_last_key_open" for _, _, k, _ in failed), failed
     # and the slice to -1 is
-    failed = _failed(grader, {MASK: SLICE_TO_MINUS_ONE})
+    failed = assert_lost(_graded(grader, {MASK: SLICE_TO_MINUS_ONE}))
     assert {k for q, _, k, _ in failed if q == "q04"} == {"mask_last_key_open"}, failed
 
 
@@ -129,11 +115,12 @@ ENTROPY = '''def row_entropy_bits(A):
      "`row_entropy_bits` is your own function"),
 ])
 def test_own_function_not_called_is_named(grader: Grader, body: str, quoted: str) -> None:
-    failed = _failed(grader, {ENT: ENTROPY + body})
+    failed = assert_lost(_graded(grader, {ENT: ENTROPY + body}))
     assert [(q, t, k) for q, t, k, _ in failed] == [("q10", "test_effective_tokens", "callable_not_called")], failed
     assert quoted in failed[0][3] and "row_entropy_bits(...)" in failed[0][3], failed
     # the alias called on A: full marks
-    _full(grader, {ENT: ENTROPY + "def effective_tokens(A):\n    entropy = row_entropy_bits\n    return 2 ** entropy(A)\n"})
+    assert_full_marks(_graded(grader, {ENT: ENTROPY + "def effective_tokens(A):\n    entropy = row_entropy_bits\n"
+                                                      "    return 2 ** entropy(A)\n"}))
 
 
 # --- q11: the stable rank (a ratio of norms) taken as the rank -------------------------------------------------------
@@ -159,13 +146,13 @@ def test_own_function_not_called_is_named(grader: Grader, body: str, quoted: str
      "||S||_* / ||S||_2 of the lesson's S (the singular values summed, over the largest one), 1.56, which truncates to 1"),
 ])
 def test_rank_from_stable_rank_is_named(grader: Grader, cell: str, said: str) -> None:
-    failed = _failed(grader, {RANK: LESSON + cell})
+    failed = assert_lost(_graded(grader, {RANK: LESSON + cell}))
     assert [(q, t, k) for q, t, k, _ in failed] == [("q11", "test_rank_S_lesson", "rank_from_stable_rank")], failed
     assert "rank_S_lesson is 1, not 2" in failed[0][3] and said in failed[0][3], failed
     assert "matrix_rank" in failed[0][3], failed
     # the ratio computed beside the rank counted right: full marks
-    _full(grader, {RANK: LESSON + cell.replace("rank_S_lesson =", "_soft =")
-                   + "rank_S_lesson = int(torch.linalg.matrix_rank(_Q @ _K.T))\n"})
+    assert_full_marks(_graded(grader, {RANK: LESSON + cell.replace("rank_S_lesson =", "_soft =")
+                                       + "rank_S_lesson = int(torch.linalg.matrix_rank(_Q @ _K.T))\n"}))
 
 
 @pytest.mark.parametrize("cell", [
@@ -174,12 +161,12 @@ def test_rank_from_stable_rank_is_named(grader: Grader, cell: str, said: str) ->
     "_S = _Q @ _K.T\nrank_S_lesson = int(torch.linalg.matrix_norm(_S) / torch.linalg.matrix_norm(_S))\n",
 ])
 def test_no_norm_ratio_is_not_told_so(grader: Grader, cell: str) -> None:
-    failed = _failed(grader, {RANK: LESSON + cell})
+    failed = assert_lost(_graded(grader, {RANK: LESSON + cell}))
     assert [(q, t) for q, t, _, _ in failed] == [("q11", "test_rank_S_lesson")], failed
     assert all(k != "rank_from_stable_rank" for _, _, k, _ in failed), failed
     # and the same number from the stable rank is (one cell, the ratio read)
-    failed = _failed(grader, {RANK: LESSON + "_s = torch.linalg.svdvals(_Q @ _K.T)\n"
-                              "rank_S_lesson = int((_s ** 2).sum() / _s[0] ** 2)\n"})
+    failed = assert_lost(_graded(grader, {RANK: LESSON + "_s = torch.linalg.svdvals(_Q @ _K.T)\n"
+                                          "rank_S_lesson = int((_s ** 2).sum() / _s[0] ** 2)\n"}))
     assert [k for _, _, k, _ in failed] == ["rank_from_stable_rank"], failed
 
 
@@ -195,8 +182,8 @@ def test_no_norm_ratio_is_not_told_so(grader: Grader, cell: str) -> None:
      "`.rstrip(', answered')` removes every trailing character that is one of ', answered', a set of characters"),
 ])
 def test_strip_of_a_label_says_the_set_of_characters(grader: Grader, cell: str, said: str) -> None:
-    failed = _failed(grader, {CAUSAL_ANS: cell})
+    failed = assert_lost(_graded(grader, {CAUSAL_ANS: cell}))
     assert [(q, k) for q, _, k, _ in failed] == [("q15", "answer_computed_by_code")], failed
     assert said in failed[0][3], failed
     # the label removed as a whole: full marks
-    _full(grader, {CAUSAL_ANS: cell.replace("lstrip", "removeprefix").replace("rstrip", "removesuffix")})
+    assert_full_marks(_graded(grader, {CAUSAL_ANS: cell.replace("lstrip", "removeprefix").replace("rstrip", "removesuffix")}))

@@ -24,12 +24,10 @@ argmax_of_bool; the mask made int first keeps full marks.
 """
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from autograder.grading.grader import Grader
-from tests.heldout.harness import grade_cells
+from tests.heldout.harness import assert_full_marks, assert_lost, graded_as
 
 
 SCORES = "scaled_scores"
@@ -38,19 +36,7 @@ AVG = "prefix_average_matrix"
 CAUSAL_ANS = "ans_cross_causal"
 
 
-def _graded(grader: Grader, cells: dict[str, str]) -> Any:
-    return grade_cells(grader, "attention-pipeline", cells, "round56")
-
-
-def _failed(grader: Grader, cells: dict[str, str]) -> list[tuple[str, str, str | None, str]]:
-    outcome = _graded(grader, cells)
-    assert outcome.failed, "a wrong variant lost no points"
-    return outcome.failed
-
-
-def _full(grader: Grader, cells: dict[str, str]) -> None:
-    outcome = _graded(grader, cells)
-    assert outcome.score == outcome.max_score and not outcome.failed, outcome.failed
+_graded = graded_as("attention-pipeline", "round56")
 
 
 # --- q02: an einsum for a heads axis on head-less Q and K -----------------------------------------------------------
@@ -77,7 +63,7 @@ FLAX_OTHER_LETTERS = '''def scaled_scores(Q, K):
     (FLAX_OTHER_LETTERS, FLAX_OTHER_LETTERS.replace("...qhc, ...khc -> ...hqk", "...qc,...kc->...qk")),
 ])
 def test_heads_layout_einsum_is_named(grader: Grader, body: str, fixed: str) -> None:
-    failed = _failed(grader, {SCORES: body})
+    failed = assert_lost(_graded(grader, {SCORES: body}))
     q02 = [(t, k, m) for q, t, k, m in failed if q == "q02"]
     assert {t for t, _, _ in q02} == {"test_scores_float64_rectangular", "test_scores_batched_float32",
                                       "test_scores_noncontiguous", "test_scores_broadcast"}, failed
@@ -85,24 +71,24 @@ def test_heads_layout_einsum_is_named(grader: Grader, body: str, fixed: str) -> 
     assert all("is written for Q and K with a heads axis" in m and "'...qd,...kd->...qk'" in m for _, _, m in q02), q02
     # the other questions that call scaled_scores are not charged
     assert all(k in (None, "einsum_heads_layout_on_headless") for _, _, k, _ in failed), failed
-    _full(grader, {SCORES: fixed})      # the layout's own letters: full marks
+    assert_full_marks(_graded(grader, {SCORES: fixed}))      # the layout's own letters: full marks
 
 
 def test_batched_heads_layout_says_the_shape(grader: Grader) -> None:
-    failed = _failed(grader, {SCORES: FLAX})
+    failed = assert_lost(_graded(grader, {SCORES: FLAX}))
     batched = [m for q, t, _, m in failed if t == "test_scores_batched_float32"]
     assert batched and "S has shape (6, 2, 2) (expected (2, 6, 6)), exactly that equation's result" in batched[0]
 
 
 def test_other_einsum_slips_are_not_told_heads(grader: Grader) -> None:
     # keys before queries: still scores_transposed, no heads axis in the letters
-    failed = _failed(grader, {SCORES: FLAX.replace("...qhd,...khd->...hqk", "...qd,...kd->...kq")})
+    failed = assert_lost(_graded(grader, {SCORES: FLAX.replace("...qhd,...khd->...hqk", "...qd,...kd->...kq")}))
     assert {k for q, _, k, _ in failed if q == "q02"} == {"scores_transposed"}, failed
     # one letter for both token axes (no heads axis before the summed one): the engine's einsum_letter_on_two_axes
-    failed = _failed(grader, {SCORES: FLAX.replace("...qhd,...khd->...hqk", "...qd,...qd->...qq")})
+    failed = assert_lost(_graded(grader, {SCORES: FLAX.replace("...qhd,...khd->...hqk", "...qd,...qd->...qq")}))
     assert all(k != "einsum_heads_layout_on_headless" for _, _, k, _ in failed), failed
     # and the heads letter kept before the summed one is (Flax's letters, here on 2-D Q and K alone)
-    failed = _failed(grader, {SCORES: FLAX.replace("...qhd,...khd->...hqk", "qhd,khd->hqk")})
+    failed = assert_lost(_graded(grader, {SCORES: FLAX.replace("...qhd,...khd->...hqk", "qhd,khd->hqk")}))
     assert {k for q, _, k, _ in failed if q == "q02"} == {"einsum_heads_layout_on_headless"}, failed
 
 
@@ -115,21 +101,21 @@ def test_other_einsum_slips_are_not_told_heads(grader: Grader) -> None:
     ("ans_mask = ...\nans_mask <- 'c'\n", "`ans_mask <- 'c'`"),
 ])
 def test_r_arrow_is_named(grader: Grader, cell: str, shown: str) -> None:
-    failed = _failed(grader, {MASK_ANS: cell})
+    failed = assert_lost(_graded(grader, {MASK_ANS: cell}))
     assert [(q, k) for q, _, k, _ in failed] == [("q06", "answer_r_arrow_not_assigned")], failed
     assert f"the notebook has {shown}, which Python reads as the comparison" in failed[0][3], failed
     assert "one = assigns" in failed[0][3], failed
-    _full(grader, {MASK_ANS: cell.replace("<-", "=")})      # one = : full marks
+    assert_full_marks(_graded(grader, {MASK_ANS: cell.replace("<-", "=")}))      # one = : full marks
 
 
 def test_less_than_a_negative_is_not_an_arrow(grader: Grader) -> None:
     # a comparison with the spaces of one (`<` then ` -`): not R's arrow, and == stays answer_compared_not_assigned
-    failed = _failed(grader, {MASK_ANS: 'ans_mask < - "c"\n'})
+    failed = assert_lost(_graded(grader, {MASK_ANS: 'ans_mask < - "c"\n'}))
     assert all(k != "answer_r_arrow_not_assigned" for _, _, k, _ in failed), failed
-    failed = _failed(grader, {MASK_ANS: 'ans_mask == "c"\n'})
+    failed = assert_lost(_graded(grader, {MASK_ANS: 'ans_mask == "c"\n'}))
     assert [k for _, _, k, _ in failed] == ["answer_compared_not_assigned"], failed
     # and the arrow inside a module-level block is
-    failed = _failed(grader, {MASK_ANS: 'if True:\n    ans_mask <- "c"\n'})
+    failed = assert_lost(_graded(grader, {MASK_ANS: 'if True:\n    ans_mask <- "c"\n'}))
     assert [k for _, _, k, _ in failed] == ["answer_r_arrow_not_assigned"], failed
 
 
@@ -152,11 +138,11 @@ def test_less_than_a_negative_is_not_an_arrow(grader: Grader) -> None:
 ''', ("rows ** (-1)", "rows.double() ** (-1)")),
 ])
 def test_int_tensor_to_negative_power_is_named(grader: Grader, body: str, fixed: tuple[str, str]) -> None:
-    failed = _failed(grader, {AVG: body})
+    failed = assert_lost(_graded(grader, {AVG: body}))
     assert [(q, k) for q, _, k, _ in failed] == [("q09", "int_tensor_negative_power")], failed
     assert "Integers to negative integer powers are not allowed" in failed[0][3], failed
     assert "torch.arange and torch.tensor of whole numbers without dtype= make int64" in failed[0][3], failed
-    _full(grader, {AVG: body.replace(*fixed)})      # a floating tensor, or 1.0 / counts: full marks
+    assert_full_marks(_graded(grader, {AVG: body.replace(*fixed)}))      # a floating tensor, or 1.0 / counts: full marks
 
 
 # --- q15: argmax of a bool tensor -----------------------------------------------------------------------------------
@@ -170,7 +156,7 @@ def test_int_tensor_to_negative_power_is_named(grader: Grader, body: str, fixed:
      ("_fails.argmin()", "_fails.long().argmin()")),
 ])
 def test_argmax_of_bool_is_named(grader: Grader, cell: str, fixed: tuple[str, str]) -> None:
-    failed = _failed(grader, {CAUSAL_ANS: cell})
+    failed = assert_lost(_graded(grader, {CAUSAL_ANS: cell}))
     assert [(q, k) for q, _, k, _ in failed] == [("q15", "argmax_of_bool")], failed
     assert "does not support bool input" in failed[0][3] and "mask.int().argmax()" in failed[0][3], failed
-    _full(grader, {CAUSAL_ANS: cell.replace(*fixed)})
+    assert_full_marks(_graded(grader, {CAUSAL_ANS: cell.replace(*fixed)}))

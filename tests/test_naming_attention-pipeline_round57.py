@@ -25,12 +25,10 @@ lesson_matrix_mistyped. A typed number is not told so; the lesson's Q and K keep
 """
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from autograder.grading.grader import Grader
-from tests.heldout.harness import grade_cells
+from tests.heldout.harness import assert_full_marks, assert_lost, graded_as
 
 
 PROJ = "project_qkv"
@@ -53,19 +51,7 @@ H = row_entropy_bits(A_lesson)
 """
 
 
-def _graded(grader: Grader, cells: dict[str, str]) -> Any:
-    return grade_cells(grader, "attention-pipeline", cells, "round57")
-
-
-def _failed(grader: Grader, cells: dict[str, str]) -> list[tuple[str, str, str | None, str]]:
-    outcome = _graded(grader, cells)
-    assert outcome.failed, "a wrong variant lost no points"
-    return outcome.failed
-
-
-def _full(grader: Grader, cells: dict[str, str]) -> None:
-    outcome = _graded(grader, cells)
-    assert outcome.score == outcome.max_score and not outcome.failed, outcome.failed
+_graded = graded_as("attention-pipeline", "round57")
 
 
 # --- q12: the sum after the loop --------------------------------------------------------------------------------
@@ -95,15 +81,15 @@ def _full(grader: Grader, cells: dict[str, str]) -> None:
 ''',
 ])
 def test_sum_after_the_loop_is_named(grader: Grader, cell: str) -> None:
-    failed = _failed(grader, {PARAMS: cell})
+    failed = assert_lost(_graded(grader, {PARAMS: cell}))
     assert {(q, k) for q, _, k, _ in failed} == {("q12", "sum_after_loop")}, failed
     assert all("stands after the loop, not in it" in said for _, _, _, said in failed), failed
 
 
 def test_and_precedence_is_still_told_so(grader: Grader) -> None:
-    failed = _failed(grader, {PARAMS: '''def qkv_param_count(d_model, d_k, d_v, with_output=False):
+    failed = assert_lost(_graded(grader, {PARAMS: '''def qkv_param_count(d_model, d_k, d_v, with_output=False):
     return d_model * (2 * d_k + d_v) + with_output and d_v * d_model
-'''})
+'''}))
     assert {(q, k) for q, _, k, _ in failed} == {("q12", "param_count_conditional_precedence")}, failed
 
 
@@ -128,7 +114,7 @@ def test_and_precedence_is_still_told_so(grader: Grader) -> None:
 ''',
 ])
 def test_sum_in_the_loop_keeps_full_marks(grader: Grader, cell: str) -> None:
-    _full(grader, {PARAMS: cell})
+    assert_full_marks(_graded(grader, {PARAMS: cell}))
 
 
 # --- q01: the return inside the loop over the weights -------------------------------------------------------------
@@ -154,7 +140,7 @@ def test_sum_in_the_loop_keeps_full_marks(grader: Grader, cell: str) -> None:
 ''', "tuple"),
 ])
 def test_return_inside_the_weight_loop_is_named(grader: Grader, cell: str, kind: str) -> None:
-    failed = _failed(grader, {PROJ: cell})
+    failed = assert_lost(_graded(grader, {PROJ: cell}))
     mine = [(q, t, k) for q, t, k, _ in failed if q == "q01"]
     assert mine and all(k == "return_inside_loop" for _, _, k in mine), failed
     assert all(k in (None, "return_inside_loop") or q != "q01" for q, _, k, _ in failed), failed
@@ -177,26 +163,26 @@ def test_return_inside_the_weight_loop_is_named(grader: Grader, cell: str, kind:
 ''',
 ])
 def test_return_below_the_loop_keeps_full_marks(grader: Grader, cell: str) -> None:
-    _full(grader, {PROJ: cell})
+    assert_full_marks(_graded(grader, {PROJ: cell}))
 
 
 # --- q06: a copied letter cell, the name left as the other question's ---------------------------------------------
 
 @pytest.mark.parametrize("cell", ['ans_scale = "c"\n', "# Question 6\nans_scale = 'd'\n"])
 def test_copied_letter_cell_is_named(grader: Grader, cell: str) -> None:
-    failed = _failed(grader, {MASK_ANS: cell})
+    failed = assert_lost(_graded(grader, {MASK_ANS: cell}))
     q06 = [(t, k, said) for q, t, k, said in failed if q == "q06"]
     assert [k for _, k, _ in q06] == ["answer_cell_copied_name_kept"], failed
     assert "`ans_mask` is not defined" in q06[0][2] and "ans_scale = 'b'" in q06[0][2], failed
 
 
 def test_ans_mask_missing_without_a_copy_is_not_told_a_copy(grader: Grader) -> None:
-    failed = _failed(grader, {MASK_ANS: "pass\n"})
+    failed = assert_lost(_graded(grader, {MASK_ANS: "pass\n"}))
     assert all(k != "answer_cell_copied_name_kept" for _, _, k, _ in failed), failed
 
 
 def test_ans_mask_set_keeps_full_marks(grader: Grader) -> None:
-    _full(grader, {MASK_ANS: 'ans_mask = "c"\n'})
+    assert_full_marks(_graded(grader, {MASK_ANS: 'ans_mask = "c"\n'}))
 
 
 # --- q10: a notebook global read instead of the parameter -----------------------------------------------------------
@@ -204,14 +190,14 @@ def test_ans_mask_set_keeps_full_marks(grader: Grader) -> None:
 @pytest.mark.parametrize("body", ["    return 2.0 ** H\n", "    return torch.exp2(H_table)\n"])
 def test_global_read_for_the_argument_is_named(grader: Grader, body: str) -> None:
     cell = ENTROPY + "def effective_tokens(A):\n" + body + LESSON_TABLE + "H_table = H.clone()\n"
-    failed = _failed(grader, {ENT: cell})
+    failed = assert_lost(_graded(grader, {ENT: cell}))
     assert [(q, k) for q, _, k, _ in failed] == [("q10", "reads_global_not_parameter")], failed
     assert "never reads its parameter A" in failed[0][3], failed
 
 
 def test_entropy_of_the_argument_beside_the_globals_keeps_full_marks(grader: Grader) -> None:
-    _full(grader, {ENT: ENTROPY + "def effective_tokens(A):\n    return 2.0 ** row_entropy_bits(A)\n"
-                   + LESSON_TABLE})
+    assert_full_marks(_graded(grader, {ENT: ENTROPY + "def effective_tokens(A):\n    return 2.0 ** row_entropy_bits(A)\n"
+                                       + LESSON_TABLE}))
 
 
 # --- q11: the lesson's Q retyped with a wrong row --------------------------------------------------------------------
@@ -227,7 +213,7 @@ LESSON_K = ("_K = torch.tensor([[2.0, 0, 0, 0], [0, 2, 0, 0], [0, 0, 2, 0], [1, 
 def test_mistyped_lesson_query_is_named(grader: Grader, q_rows: str, row: str) -> None:
     cell = ("max_rank_S = 8\n\n" + LESSON_K + f"Q_typed = torch.tensor({q_rows}, dtype=torch.float64)\n"
             "rank_S_lesson = int(torch.linalg.matrix_rank(Q_typed @ _K.T))\n")
-    failed = _failed(grader, {RANK: cell})
+    failed = assert_lost(_graded(grader, {RANK: cell}))
     assert [(q, k) for q, _, k, _ in failed] == [("q11", "lesson_matrix_mistyped")], failed
     assert "rank_S_lesson is 3" in failed[0][3] and row in failed[0][3], failed
 
@@ -235,11 +221,11 @@ def test_mistyped_lesson_query_is_named(grader: Grader, q_rows: str, row: str) -
 def test_typed_number_beside_a_mistyped_query_is_not_told_so(grader: Grader) -> None:
     cell = ("max_rank_S = 8\n" + LESSON_K + "_Q = torch.tensor([[1.0, 0, 0, 0], [1, 0, 0, 0], [0, 1, 0, 0], "
             "[1, 0, 0, 0], [0, 0, 0.5, 0.5]], dtype=torch.float64)\nrank_S_lesson = 3\n")
-    failed = _failed(grader, {RANK: cell})
+    failed = assert_lost(_graded(grader, {RANK: cell}))
     assert all(k != "lesson_matrix_mistyped" for _, _, k, _ in failed), failed
 
 
 def test_lesson_query_typed_right_keeps_full_marks(grader: Grader) -> None:
-    _full(grader, {RANK: "max_rank_S = 8\n" + LESSON_K + "_Q = torch.tensor([[1.0, 0, 0, 0], [1, 0, 0, 0], "
-                   "[0, 1, 0, 0], [1, 0, 0, 0], [0.5, 0.5, 0, 0]], dtype=torch.float64)\n"
-                   "rank_S_lesson = int(torch.linalg.matrix_rank(_Q @ _K.T))\n"})
+    assert_full_marks(_graded(grader, {RANK: "max_rank_S = 8\n" + LESSON_K + "_Q = torch.tensor([[1.0, 0, 0, 0], [1, 0, 0, 0], "
+                                       "[0, 1, 0, 0], [1, 0, 0, 0], [0.5, 0.5, 0, 0]], dtype=torch.float64)\n"
+                                       "rank_S_lesson = int(torch.linalg.matrix_rank(_Q @ _K.T))\n"}))

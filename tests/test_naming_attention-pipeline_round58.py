@@ -22,12 +22,10 @@ prefix_average_one_based, by replay (row and column 0 zero, the rest the right m
 """
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from autograder.grading.grader import Grader
-from tests.heldout.harness import grade_cells
+from tests.heldout.harness import assert_full_marks, assert_lost, graded_as
 
 
 PROJ = "project_qkv"
@@ -37,19 +35,7 @@ NW = "nadaraya_watson"
 AVG = "prefix_average_matrix"
 
 
-def _graded(grader: Grader, cells: dict[str, str]) -> Any:
-    return grade_cells(grader, "attention-pipeline", cells, "round58")
-
-
-def _failed(grader: Grader, cells: dict[str, str]) -> list[tuple[str, str, str | None, str]]:
-    outcome = _graded(grader, cells)
-    assert outcome.failed, "a wrong variant lost no points"
-    return outcome.failed
-
-
-def _full(grader: Grader, cells: dict[str, str]) -> None:
-    outcome = _graded(grader, cells)
-    assert outcome.score == outcome.max_score and not outcome.failed, outcome.failed
+_graded = graded_as("attention-pipeline", "round58")
 
 
 # --- q05: the additive mask converted again as a 1/0 keep mask --------------------------------------------------------
@@ -88,7 +74,7 @@ def _full(grader: Grader, cells: dict[str, str]) -> None:
 ''',
 ])
 def test_mask_converted_again_is_named(grader: Grader, body: str) -> None:
-    failed = _failed(grader, {WEIGHTS: body})
+    failed = assert_lost(_graded(grader, {WEIGHTS: body}))
     q05 = [(t, k) for q, t, k, _ in failed if q == "q05"]
     assert len(q05) == 4 and all(k == "additive_mask_as_boolean" for _, k in q05), failed
     assert all(k != "uniform_weights" for _, _, k, _ in failed), failed
@@ -96,10 +82,10 @@ def test_mask_converted_again_is_named(grader: Grader, body: str) -> None:
 
 
 def test_weights_that_ignore_the_scores_stay_uniform_weights(grader: Grader) -> None:
-    failed = _failed(grader, {WEIGHTS: '''def attention_weights(S, M=None):
+    failed = assert_lost(_graded(grader, {WEIGHTS: '''def attention_weights(S, M=None):
     Z = torch.zeros_like(S) if M is None else torch.zeros_like(S) + M
     return torch.softmax(Z, dim=-1)
-'''})
+'''}))
     keys = {k for q, _, k, _ in failed if q == "q05"}
     assert keys == {"uniform_weights"}, failed
 
@@ -117,7 +103,7 @@ def test_weights_that_ignore_the_scores_stay_uniform_weights(grader: Grader) -> 
 ''',
 ])
 def test_mask_added_as_it_is_keeps_full_marks(grader: Grader, body: str) -> None:
-    _full(grader, {WEIGHTS: body})
+    assert_full_marks(_graded(grader, {WEIGHTS: body}))
 
 
 # --- q01: a batched input moved to sequence-first before projecting ---------------------------------------------------
@@ -147,7 +133,7 @@ def test_mask_added_as_it_is_keeps_full_marks(grader: Grader, body: str) -> None
 ''', "torch.swapaxes(Y, 0, 1)"),
 ])
 def test_sequence_first_projection_is_named(grader: Grader, body: str, quote: str) -> None:
-    failed = _failed(grader, {PROJ: body})
+    failed = assert_lost(_graded(grader, {PROJ: body}))
     q01 = [(t, k) for q, t, k, _ in failed if q == "q01"]
     assert q01 == [("test_project_views", "projection_sequence_first")], failed
     said = next(s for q, _, _, s in failed if q == "q01")
@@ -155,12 +141,12 @@ def test_sequence_first_projection_is_named(grader: Grader, body: str, quote: st
 
 
 def test_a_swap_undone_keeps_full_marks(grader: Grader) -> None:
-    _full(grader, {PROJ: '''def project_qkv(X, W_Q, W_K, W_V):
+    assert_full_marks(_graded(grader, {PROJ: '''def project_qkv(X, W_Q, W_K, W_V):
     if X.dim() == 3:
         Xs = X.transpose(0, 1)                       # (T, B, d_model)
         return tuple((Xs @ W).transpose(0, 1) for W in (W_Q, W_K, W_V))
     return X @ W_Q, X @ W_K, X @ W_V
-'''})
+'''}))
 
 
 # --- q02: S = Q^T K on row-stored Q and K -----------------------------------------------------------------------------
@@ -181,16 +167,16 @@ def test_a_swap_undone_keeps_full_marks(grader: Grader) -> None:
 ''', "torch.transpose(queries, -1, -2)"),
 ])
 def test_column_convention_scores_are_named(grader: Grader, body: str, quote: str) -> None:
-    failed = _failed(grader, {SCORES: body})
+    failed = assert_lost(_graded(grader, {SCORES: body}))
     q02 = [(t, k) for q, t, k, _ in failed if q == "q02"]
     assert len(q02) == 4 and all(k == "scores_queries_transposed" for _, k in q02), failed
     assert all(quote in s and "Q^T K / sqrt(d_k)" in s for q, _, _, s in failed if q == "q02"), failed
 
 
 def test_the_transpose_on_q_with_the_right_scores_keeps_full_marks(grader: Grader) -> None:
-    _full(grader, {SCORES: '''def scaled_scores(Q, K):
+    assert_full_marks(_graded(grader, {SCORES: '''def scaled_scores(Q, K):
     return (K @ Q.transpose(-2, -1)).transpose(-2, -1) / math.sqrt(Q.shape[-1])
-'''})
+'''}))
 
 
 # --- q08: the kernel scaled by the query's length ---------------------------------------------------------------------
@@ -213,7 +199,7 @@ def test_the_transpose_on_q_with_the_right_scores_keeps_full_marks(grader: Grade
 ''',
 ])
 def test_kernel_scaled_by_query_norm_is_named(grader: Grader, body: str) -> None:
-    failed = _failed(grader, {NW: body})
+    failed = assert_lost(_graded(grader, {NW: body}))
     assert {(q, k) for q, _, k, _ in failed} == {("q08", "scale_by_query_norm")}, failed
 
 
@@ -229,7 +215,7 @@ def test_kernel_scaled_by_query_norm_is_named(grader: Grader, body: str) -> None
 ''',
 ])
 def test_kernel_scaled_by_sqrt_d_k_keeps_full_marks(grader: Grader, body: str) -> None:
-    _full(grader, {NW: body})
+    assert_full_marks(_graded(grader, {NW: body}))
 
 
 # --- q09: 1-based rows and columns kept as storage --------------------------------------------------------------------
@@ -249,15 +235,15 @@ def test_kernel_scaled_by_sqrt_d_k_keeps_full_marks(grader: Grader, body: str) -
 ''',
 ])
 def test_one_based_storage_is_named(grader: Grader, body: str) -> None:
-    failed = _failed(grader, {AVG: body})
+    failed = assert_lost(_graded(grader, {AVG: body}))
     q09 = [(t, k) for q, t, k, _ in failed if q == "q09"]
     assert q09 == [("test_prefix_average_matrix", "prefix_average_one_based")], failed
 
 
 def test_prefix_average_counted_from_zero_keeps_full_marks(grader: Grader) -> None:
-    _full(grader, {AVG: '''def prefix_average_matrix(T):
+    assert_full_marks(_graded(grader, {AVG: '''def prefix_average_matrix(T):
     W = torch.zeros(T, T, dtype=torch.float64)
     for t in range(T):
         W[t, :t + 1] = 1.0 / (t + 1)
     return W
-'''})
+'''}))

@@ -25,12 +25,10 @@ that must not be told the key, so that every test fails before this round's chan
 """
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from autograder.grading.grader import Grader
-from tests.heldout.harness import grade_cells
+from tests.heldout.harness import assert_full_marks, assert_lost, graded_as
 
 
 WEIGHTS = "attention_weights"
@@ -49,19 +47,7 @@ rank_S_lesson = int(torch.linalg.matrix_rank(_Ql @ _Kl.mT / math.sqrt(4)).item()
 ''')
 
 
-def _graded(grader: Grader, cells: dict[str, str]) -> Any:
-    return grade_cells(grader, "attention-pipeline", cells, "round59")
-
-
-def _failed(grader: Grader, cells: dict[str, str]) -> list[tuple[str, str, str | None, str]]:
-    outcome = _graded(grader, cells)
-    assert outcome.failed, "a wrong variant lost no points"
-    return outcome.failed
-
-
-def _full(grader: Grader, cells: dict[str, str]) -> None:
-    outcome = _graded(grader, cells)
-    assert outcome.score == outcome.max_score and not outcome.failed, outcome.failed
+_graded = graded_as("attention-pipeline", "round59")
 
 
 # --- q05: the weights floored above zero ----------------------------------------------------------------------------
@@ -97,12 +83,12 @@ LEFT_AS_SOFTMAX = [
 
 @pytest.mark.parametrize("body, neighbour", [(b, LEFT_AS_SOFTMAX[i % 2]) for i, b in enumerate(FLOORED)])
 def test_weights_floored_above_zero_is_named(grader: Grader, body: str, neighbour: str) -> None:
-    failed = _failed(grader, {WEIGHTS: body})
+    failed = assert_lost(_graded(grader, {WEIGHTS: body}))
     q05 = [(t, k) for q, t, k, _ in failed if q == "q05"]
     assert q05 and all(k == "weights_floored_above_zero" for _, k in q05), failed
     assert all(k != "float32_precision" for _, _, k, _ in failed), failed
     assert "raised to" in [m for q, _, _, m in failed if q == "q05"][0], failed
-    _full(grader, {WEIGHTS: neighbour})     # the weights left as the softmax: full marks
+    assert_full_marks(_graded(grader, {WEIGHTS: neighbour}))     # the weights left as the softmax: full marks
 
 
 # --- q08: the kernel tiled flat ------------------------------------------------------------------------------------
@@ -135,9 +121,9 @@ IN_ORDER = [
 
 @pytest.mark.parametrize("body, neighbour", list(zip(TILED, IN_ORDER)))
 def test_kernel_tiled_flat_is_named(grader: Grader, body: str, neighbour: str) -> None:
-    failed = _failed(grader, {NW: body})
+    failed = assert_lost(_graded(grader, {NW: body}))
     assert {(q, k) for q, _, k, _ in failed} == {("q08", "nw_weights_tiled_flat")}, failed
-    _full(grader, {NW: neighbour})          # the copies in the right order: full marks
+    assert_full_marks(_graded(grader, {NW: neighbour}))          # the copies in the right order: full marks
 
 
 # --- q10: the entropy's sign dropped, then clamped at 0 ---------------------------------------------------------------
@@ -157,15 +143,15 @@ def test_kernel_tiled_flat_is_named(grader: Grader, body: str, neighbour: str) -
 ''',
 ])
 def test_entropy_sign_clamped_is_named(grader: Grader, body: str) -> None:
-    failed = _failed(grader, {ENT: body + EFFECTIVE})
+    failed = assert_lost(_graded(grader, {ENT: body + EFFECTIVE}))
     assert {(q, k) for q, t, k, _ in failed if t != "test_effective_tokens"} == {("q10", "entropy_sign")}, failed
     said = [m for _, t, _, m in failed if t == "test_entropy_causal_rows"][0]
     assert "0 in every row" in said and "negate the sum" in said, failed
     # the negated sum clamped at 0 keeps full marks
-    _full(grader, {ENT: body.replace("(A * logs)", "(-A * logs)").replace("xlogy(A, A)", "xlogy(A, A).neg()")
-                   .replace("(A * torch.log2", "(-A * torch.log2") + EFFECTIVE})
+    assert_full_marks(_graded(grader, {ENT: body.replace("(A * logs)", "(-A * logs)").replace("xlogy(A, A)", "xlogy(A, A).neg()")
+                                       .replace("(A * torch.log2", "(-A * torch.log2") + EFFECTIVE}))
     # all zeros with no clamp in the source is not told the sign
-    failed = _failed(grader, {ENT: "def row_entropy_bits(A):\n    return (A * 0.0).sum(dim=-1)\n" + EFFECTIVE})
+    failed = assert_lost(_graded(grader, {ENT: "def row_entropy_bits(A):\n    return (A * 0.0).sum(dim=-1)\n" + EFFECTIVE}))
     assert all(k != "entropy_sign" for _, _, k, _ in failed), failed
 
 
@@ -186,15 +172,15 @@ max_rank_S = _rank.item()
 ''',
 ])
 def test_rank_of_float16_scores_is_named(grader: Grader, cell: str) -> None:
-    failed = _failed(grader, {RANK: cell + LESSON})
+    failed = assert_lost(_graded(grader, {RANK: cell + LESSON}))
     assert [(q, t, k) for q, t, k, _ in failed] == [("q11", "test_max_rank_S", "rank_counts_half_rounding")], failed
     assert "above d_k = 8" in failed[0][3] and "float16" in failed[0][3], failed
     # a number above d_k with no float16 in the cell is not told so
-    failed = _failed(grader, {RANK: "max_rank_S = int(torch.linalg.matrix_rank(torch.randn(50, 50)))\n" + LESSON})
+    failed = assert_lost(_graded(grader, {RANK: "max_rank_S = int(torch.linalg.matrix_rank(torch.randn(50, 50)))\n" + LESSON}))
     assert all(k != "rank_counts_half_rounding" for _, _, k, _ in failed), failed
     # Q and K cast to float64 before the product (the float16 tensors kept): full marks
-    _full(grader, {RANK: '''_g = torch.Generator().manual_seed(1)
+    assert_full_marks(_graded(grader, {RANK: '''_g = torch.Generator().manual_seed(1)
 _Q = torch.randn(100, 8, generator=_g).half()
 _K = torch.randn(100, 8, generator=_g).half()
 max_rank_S = int(torch.linalg.matrix_rank(_Q.double() @ _K.double().T))
-''' + LESSON})
+''' + LESSON}))

@@ -26,12 +26,10 @@ product of row sums, rank 1): rank_einsum_letters_differ. The same letter on bot
 """
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from autograder.grading.grader import Grader
-from tests.heldout.harness import grade_cells
+from tests.heldout.harness import assert_full_marks, assert_named, graded_as
 
 
 PROJ = "project_qkv"
@@ -43,22 +41,7 @@ RANK = "max_rank_S"          # the q11 cell (also sets rank_S_lesson)
 PARAMS = "qkv_param_count"
 
 
-def _graded(grader: Grader, cells: dict[str, str]) -> Any:
-    return grade_cells(grader, "attention-pipeline", cells, "round60")
-
-
-def _named(grader: Grader, cells: dict[str, str], key: str, questions: set[str]) -> list[tuple[str, str, str | None, str]]:
-    outcome = _graded(grader, cells)
-    assert outcome.failed, "a wrong variant lost no points"
-    assert {q for q, _, _, _ in outcome.failed} <= questions, outcome.failed
-    assert all(k == key for _, _, k, _ in outcome.failed if k != "default_argument_wrong"), outcome.failed
-    assert any(k == key for _, _, k, _ in outcome.failed), outcome.failed
-    return outcome.failed
-
-
-def _full(grader: Grader, cells: dict[str, str]) -> None:
-    outcome = _graded(grader, cells)
-    assert outcome.score == outcome.max_score and not outcome.failed, outcome.failed
+_graded = graded_as("attention-pipeline", "round60")
 
 
 # --- q02: the scale kept from the first call ------------------------------------------------------------------------
@@ -79,9 +62,9 @@ DEMO = ("\n\n_Q_demo = torch.tensor([[1.0, 0, 0, 0], [0, 1, 0, 0]])\n"
      '    return (Q @ K.mT) * factor\n' + DEMO),
 ])
 def test_scale_kept_from_the_first_call_is_named(grader: Grader, wrong: str, right: str) -> None:
-    failed = _named(grader, {SCORES: wrong}, "scale_cached_first_call", {"q02"})
+    failed = assert_named(_graded(grader, {SCORES: wrong}), "scale_cached_first_call", {"q02"}, also=("default_argument_wrong",))
     assert "d_k = 3 and for d_k = 7" in failed[0][3] and "1/sqrt(4)" in failed[0][3], failed
-    _full(grader, {SCORES: right})
+    assert_full_marks(_graded(grader, {SCORES: right}))
 
 
 def test_a_constant_scale_and_a_scale_from_ndim_are_not_told_a_cache(grader: Grader) -> None:
@@ -129,8 +112,9 @@ def test_a_constant_scale_and_a_scale_from_ndim_are_not_told_a_cache(grader: Gra
 ])
 def test_last_partial_block_dropped_is_named(grader: Grader, cells: dict[str, str], right: dict[str, str],
                                              questions: set[str]) -> None:
-    _named(grader, cells, "chunk_remainder_dropped", questions | {"q07", "q09", "q10", "q13"})
-    _full(grader, right)
+    assert_named(_graded(grader, cells), "chunk_remainder_dropped", questions | {"q07", "q09", "q10", "q13"},
+                 also=("default_argument_wrong",))
+    assert_full_marks(_graded(grader, right))
 
 
 # --- q12: a memo keyed on too few arguments --------------------------------------------------------------------------
@@ -151,9 +135,9 @@ def test_last_partial_block_dropped_is_named(grader: Grader, cells: dict[str, st
      'd_model * (2 * d_k + d_v) + with_output * d_v * d_model)\n'),
 ])
 def test_memo_keyed_on_too_few_arguments_is_named(grader: Grader, wrong: str, right: str) -> None:
-    failed = _named(grader, {PARAMS: wrong}, "memo_key_missing_argument", {"q12"})
+    failed = assert_named(_graded(grader, {PARAMS: wrong}), "memo_key_missing_argument", {"q12"}, also=("default_argument_wrong",))
     assert "again" in failed[0][3] and "only" in failed[0][3], failed
-    _full(grader, {PARAMS: right})
+    assert_full_marks(_graded(grader, {PARAMS: right}))
 
 
 # --- q01: the flattened batch restored in another layout ------------------------------------------------------------
@@ -172,8 +156,9 @@ def test_memo_keyed_on_too_few_arguments_is_named(grader: Grader, wrong: str, ri
      '    return tuple((rows @ W).unflatten(0, lead + (T,)) for W in (W_Q, W_K, W_V))\n'),
 ])
 def test_batch_restored_in_another_layout_is_named(grader: Grader, wrong: str, right: str) -> None:
-    _named(grader, {PROJ: wrong}, "batch_restored_wrong_layout", {"q01", "q07", "q09", "q10", "q13"})
-    _full(grader, {PROJ: right})
+    assert_named(_graded(grader, {PROJ: wrong}), "batch_restored_wrong_layout", {"q01", "q07", "q09", "q10", "q13"},
+                 also=("default_argument_wrong",))
+    assert_full_marks(_graded(grader, {PROJ: right}))
 
 
 # --- q09: written in place into an expanded tensor ------------------------------------------------------------------
@@ -189,8 +174,8 @@ def test_batch_restored_in_another_layout_is_named(grader: Grader, wrong: str, r
      '    grid = grid.tril()\n    return grid / torch.arange(1, T + 1, dtype=torch.float64)[:, None]\n'),
 ])
 def test_in_place_on_expanded_is_named(grader: Grader, wrong: str, right: str) -> None:
-    _named(grader, {AVG: wrong}, "inplace_on_expanded", {"q09", "q10"})
-    _full(grader, {AVG: right})
+    assert_named(_graded(grader, {AVG: wrong}), "inplace_on_expanded", {"q09", "q10"}, also=("default_argument_wrong",))
+    assert_full_marks(_graded(grader, {AVG: right}))
 
 
 # --- q11: an einsum whose operands each sum their own letter ---------------------------------------------------------
@@ -209,6 +194,6 @@ RANK_TAIL = "max_rank_S = int(torch.linalg.matrix_rank(_S))\nrank_S_lesson = 2\n
      'max_rank_S = torch.linalg.matrix_rank(torch.einsum("ab, cb -> ac", Qs, Ks)).item()\nrank_S_lesson = 2\n'),
 ])
 def test_rank_of_einsum_with_unshared_letters_is_named(grader: Grader, wrong: str, right: str) -> None:
-    failed = _named(grader, {RANK: wrong}, "rank_einsum_letters_differ", {"q11"})
+    failed = assert_named(_graded(grader, {RANK: wrong}), "rank_einsum_letters_differ", {"q11"}, also=("default_argument_wrong",))
     assert "max_rank_S is 1" in failed[0][3], failed
-    _full(grader, {RANK: right})
+    assert_full_marks(_graded(grader, {RANK: right}))

@@ -22,12 +22,10 @@ W_K out by hand stays param_count_no_wk; one Linear per projection keeps full ma
 """
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from autograder.grading.grader import Grader
-from tests.heldout.harness import grade_cells
+from tests.heldout.harness import assert_full_marks, assert_lost, graded_as
 
 
 PROJ = "project_qkv"
@@ -36,19 +34,7 @@ RANK = "max_rank_S"          # the q11 cell (also sets rank_S_lesson)
 PARAMS = "qkv_param_count"
 
 
-def _graded(grader: Grader, cells: dict[str, str]) -> Any:
-    return grade_cells(grader, "attention-pipeline", cells, "round61")
-
-
-def _failed(grader: Grader, cells: dict[str, str]) -> list[tuple[str, str, str | None, str]]:
-    outcome = _graded(grader, cells)
-    assert outcome.failed, "a wrong variant lost no points"
-    return outcome.failed
-
-
-def _full(grader: Grader, cells: dict[str, str]) -> None:
-    outcome = _graded(grader, cells)
-    assert outcome.score == outcome.max_score and not outcome.failed, outcome.failed
+_graded = graded_as("attention-pipeline", "round61")
 
 
 def _keys(failed: list[tuple[str, str, str | None, str]], question: str) -> set[str | None]:
@@ -67,7 +53,7 @@ _FUSED = "    QKV = X @ torch.cat([W_Q, W_K, W_V], dim=-1)\n"
      + "    return tuple(torch.split(QKV, [d_k, 2 * d_k, 2 * d_k + d_v], dim=-1))   # the three ends\n"),
 ])
 def test_split_given_cut_points_is_named(grader: Grader, cell: str) -> None:
-    failed = _failed(grader, {PROJ: cell})
+    failed = assert_lost(_graded(grader, {PROJ: cell}))
     assert _keys(failed, "q01") == {"split_given_cut_points"}, failed
     said = next(m for q, _, _, m in failed if q == "q01")
     assert "cut points" in said and "[d_k, d_k, d_v]" in said, said
@@ -76,7 +62,7 @@ def test_split_given_cut_points_is_named(grader: Grader, cell: str) -> None:
 def test_split_sizes_missing_d_v_is_not_told_cut_points(grader: Grader) -> None:
     cell = ("def project_qkv(X, W_Q, W_K, W_V):\n    d_k = W_Q.shape[-1]\n" + _FUSED
             + "    Q, K, V = torch.split(QKV, [d_k, d_k], dim=-1)\n    return Q, K, V\n")
-    failed = _failed(grader, {PROJ: cell})
+    failed = assert_lost(_graded(grader, {PROJ: cell}))
     assert "split_given_cut_points" not in _keys(failed, "q01"), failed
 
 
@@ -85,8 +71,8 @@ def test_split_sizes_missing_d_v_is_not_told_cut_points(grader: Grader) -> None:
     "QKV.tensor_split([d_k, 2 * d_k], dim=-1)",
 ])
 def test_split_at_sizes_or_tensor_split_at_cuts_keeps_full_marks(grader: Grader, split: str) -> None:
-    _full(grader, {PROJ: "def project_qkv(X, W_Q, W_K, W_V):\n    d_k, d_v = W_Q.shape[-1], W_V.shape[-1]\n"
-                         + _FUSED + f"    Q, K, V = {split}\n    return Q, K, V\n"})
+    assert_full_marks(_graded(grader, {PROJ: "def project_qkv(X, W_Q, W_K, W_V):\n    d_k, d_v = W_Q.shape[-1], W_V.shape[-1]\n"
+                                             + _FUSED + f"    Q, K, V = {split}\n    return Q, K, V\n"}))
 
 
 # --- q08: logsumexp taken for the kernels' sum ----------------------------------------------------------------------
@@ -98,14 +84,14 @@ def test_split_at_sizes_or_tensor_split_at_cuts_keeps_full_marks(grader: Grader,
      "    kappa = s.exp()\n    total = torch.logsumexp(s, dim=-1)\n    return V.T @ kappa / total\n"),
 ])
 def test_logsumexp_denominator_is_named(grader: Grader, cell: str) -> None:
-    failed = _failed(grader, {NW: cell})
+    failed = assert_lost(_graded(grader, {NW: cell}))
     assert _keys(failed, "q08") == {"nw_denominator_logsumexp"}, failed
     assert "LOG of that sum" in failed[0][3], failed
 
 
 def test_weights_from_logsumexp_keep_full_marks(grader: Grader) -> None:
-    _full(grader, {NW: "def nadaraya_watson(q, K, V):\n    s = K @ q / math.sqrt(q.shape[-1])\n"
-                       "    return torch.exp(s - torch.logsumexp(s, dim=0)) @ V\n"})
+    assert_full_marks(_graded(grader, {NW: "def nadaraya_watson(q, K, V):\n    s = K @ q / math.sqrt(q.shape[-1])\n"
+                                           "    return torch.exp(s - torch.logsumexp(s, dim=0)) @ V\n"}))
 
 
 # --- q11: the index of torch.max's pair read as the maximum ---------------------------------------------------------
@@ -122,13 +108,13 @@ _LESSON = "\nrank_S_lesson = 2\n"
     "max_rank_S = int(torch.sort(_ranks, descending=True)[1][0])",
 ])
 def test_max_indices_read_as_the_maximum_is_named(grader: Grader, line: str) -> None:
-    failed = _failed(grader, {RANK: _RANKS + line + _LESSON})
+    failed = assert_lost(_graded(grader, {RANK: _RANKS + line + _LESSON}))
     assert [(q, k) for q, _, k, _ in failed] == [("q11", "max_indices_read_as_values")], failed
     assert "(values, indices)" in failed[0][3], failed
 
 
 def test_a_typed_zero_is_not_told_an_index(grader: Grader) -> None:
-    failed = _failed(grader, {RANK: "max_rank_S = 0" + _LESSON})
+    failed = assert_lost(_graded(grader, {RANK: "max_rank_S = 0" + _LESSON}))
     assert "max_indices_read_as_values" not in _keys(failed, "q11"), failed
 
 
@@ -156,19 +142,20 @@ _WO = ("    if with_output:\n        layers.append(torch.nn.Linear(d_v, d_model,
      "    layers = torch.nn.ModuleList(qk + [Linear(d_model, d_v, bias=False)])\n" + _WO + _COUNT),
 ])
 def test_module_list_repeated_is_named(grader: Grader, cell: str) -> None:
-    failed = _failed(grader, {PARAMS: cell})
+    failed = assert_lost(_graded(grader, {PARAMS: cell}))
     assert _keys(failed, "q12") == {"module_list_repeated"}, failed
     assert "ONE module" in failed[0][3], failed
 
 
 def test_w_k_left_out_by_hand_stays_no_wk(grader: Grader) -> None:
-    failed = _failed(grader, {PARAMS: "def qkv_param_count(d_model, d_k, d_v, with_output=False):\n"
-                                      "    return d_model * d_k + d_model * d_v + (d_v * d_model if with_output else 0)\n"})
+    failed = assert_lost(_graded(grader, {PARAMS: "def qkv_param_count(d_model, d_k, d_v, with_output=False):\n"
+                                                  "    return d_model * d_k + d_model * d_v + (d_v * d_model if with_output else 0)\n"}))
     assert _keys(failed, "q12") == {"param_count_no_wk"}, failed
 
 
 def test_one_linear_per_projection_keeps_full_marks(grader: Grader) -> None:
-    _full(grader, {PARAMS: "def qkv_param_count(d_model, d_k, d_v, with_output=False):\n"
-                           "    layers = torch.nn.ModuleList([torch.nn.Linear(d_model, d_k, bias=False) for _ in "
-                           "range(2)]\n                                 + [torch.nn.Linear(d_model, d_v, bias=False)])\n"
-                           + _WO + _COUNT})
+    assert_full_marks(_graded(grader, {PARAMS: "def qkv_param_count(d_model, d_k, d_v, with_output=False):\n"
+                                               "    layers = torch.nn.ModuleList([torch.nn.Linear(d_model, d_k, bias=False) for _ in "
+                                               "range(2)]\n                                 + [torch.nn.Linear(d_model, d_v,"
+                                               " bias=False)])\n"
+                                               + _WO + _COUNT}))

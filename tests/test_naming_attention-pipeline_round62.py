@@ -16,12 +16,10 @@ keepdim_left_on (project_qkv reduces no axis).
 """
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from autograder.grading.grader import Grader
-from tests.heldout.harness import grade_cells
+from tests.heldout.harness import assert_full_marks, assert_lost, graded_as
 
 
 PROJ = "project_qkv"
@@ -29,19 +27,7 @@ NW = "nadaraya_watson"
 RANK = "max_rank_S"          # the q11 cell (also sets rank_S_lesson)
 
 
-def _graded(grader: Grader, cells: dict[str, str]) -> Any:
-    return grade_cells(grader, "attention-pipeline", cells, "round62")
-
-
-def _failed(grader: Grader, cells: dict[str, str]) -> list[tuple[str, str, str | None, str]]:
-    outcome = _graded(grader, cells)
-    assert outcome.failed, "a wrong variant lost no points"
-    return outcome.failed
-
-
-def _full(grader: Grader, cells: dict[str, str]) -> None:
-    outcome = _graded(grader, cells)
-    assert outcome.score == outcome.max_score and not outcome.failed, outcome.failed
+_graded = graded_as("attention-pipeline", "round62")
 
 
 # --- q11: d_k = d_model / h of the paper's base model ----------------------------------------------------------------
@@ -53,7 +39,7 @@ def _full(grader: Grader, cells: dict[str, str]) -> None:
     "rank_S_lesson = 2\n",
 ])
 def test_d_k_from_paper_heads_is_named(grader: Grader, cell: str) -> None:
-    failed = _failed(grader, {RANK: cell})
+    failed = assert_lost(_graded(grader, {RANK: cell}))
     assert [(q, t, k) for q, t, k, _ in failed] == [("q11", "test_max_rank_S", "d_k_from_paper_heads")], failed
     assert "max_rank_S is 64" in failed[0][3] and "= 512 / 8" in failed[0][3] and "min(T, d_k) = 8" in failed[0][3]
 
@@ -63,7 +49,7 @@ def test_d_k_from_paper_heads_is_named(grader: Grader, cell: str) -> None:
     "max_rank_S = 64\nrank_S_lesson = 2\n",                        # no division in the cell
 ])
 def test_sixty_four_without_a_division_by_eight_stays_size_arithmetic(grader: Grader, cell: str) -> None:
-    failed = _failed(grader, {RANK: cell})
+    failed = assert_lost(_graded(grader, {RANK: cell}))
     assert [(q, k) for q, _, k, _ in failed] == [("q11", "rank_from_size_arithmetic")], failed
 
 
@@ -72,7 +58,7 @@ def test_sixty_four_without_a_division_by_eight_stays_size_arithmetic(grader: Gr
     "d_k, T = 8, 100\nmax_rank_S = min(T, d_k)\nrank_S_lesson = 2\n",
 ])
 def test_rank_bound_right_keeps_full_marks(grader: Grader, cell: str) -> None:
-    _full(grader, {RANK: cell})
+    assert_full_marks(_graded(grader, {RANK: cell}))
 
 
 # --- q08: the values taken into log space ----------------------------------------------------------------------------
@@ -91,7 +77,7 @@ LOG_V_BOUND = '''def nadaraya_watson(q, K, V):
 
 @pytest.mark.parametrize("body", [LOG_V_METHOD, LOG_V_BOUND])
 def test_nw_log_of_values_is_named(grader: Grader, body: str) -> None:
-    failed = _failed(grader, {NW: body})
+    failed = assert_lost(_graded(grader, {NW: body}))
     assert failed and all((q, k) == ("q08", "nw_log_of_values") for q, _, k, _ in failed), failed
     assert len(failed) == 3, failed
     assert "exactly the columns of V that hold a negative value" in failed[0][3] and "softmax" in failed[0][3]
@@ -103,7 +89,7 @@ def test_nan_without_a_log_of_values_is_not_told_so(grader: Grader) -> None:
     w = torch.softmax(K @ q / math.sqrt(q.shape[-1]), dim=0)
     return (w[:, None] * V.sqrt() ** 2).sum(0)
 '''
-    failed = _failed(grader, {NW: body})
+    failed = assert_lost(_graded(grader, {NW: body}))
     assert all(k != "nw_log_of_values" for _, _, k, _ in failed), failed
 
 
@@ -119,7 +105,7 @@ def test_nan_without_a_log_of_values_is_not_told_so(grader: Grader) -> None:
 ''',
 ])
 def test_log_domain_weights_keep_full_marks(grader: Grader, body: str) -> None:
-    _full(grader, {NW: body})
+    assert_full_marks(_graded(grader, {NW: body}))
 
 
 # --- q01: a head axis of size 1 added, not a reduced axis kept ---------------------------------------------------------
@@ -134,12 +120,12 @@ def test_log_domain_weights_keep_full_marks(grader: Grader, body: str) -> None:
 ''',
 ])
 def test_head_axis_added_is_size_one_axes_added(grader: Grader, body: str) -> None:
-    failed = [f for f in _failed(grader, {PROJ: body}) if f[0] == "q01"]
+    failed = [f for f in assert_lost(_graded(grader, {PROJ: body})) if f[0] == "q01"]
     assert {t for _, t, _, _ in failed} >= {"test_project_views"}, failed
     assert all(k == "size_one_axes_added" for _, _, k, _ in failed), failed
 
 
 def test_projection_without_head_axis_keeps_full_marks(grader: Grader) -> None:
-    _full(grader, {PROJ: '''def project_qkv(X, W_Q, W_K, W_V):
+    assert_full_marks(_graded(grader, {PROJ: '''def project_qkv(X, W_Q, W_K, W_V):
     return tuple(torch.einsum("...td,dk->...tk", X, W) for W in (W_Q, W_K, W_V))
-'''})
+'''}))

@@ -26,12 +26,10 @@ q12: the count done in int16 (or int8) integers that wrap past their largest val
 """
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from autograder.grading.grader import Grader
-from tests.heldout.harness import grade_cells
+from tests.heldout.harness import assert_full_marks, assert_named, graded_as
 
 
 MASK = "causal_additive_mask"
@@ -48,20 +46,7 @@ RANK_S = ("_g = torch.Generator().manual_seed(0)\n"
           "_S = _Q @ _K.T / math.sqrt(8)\n")
 
 
-def _graded(grader: Grader, cells: dict[str, str]) -> Any:
-    return grade_cells(grader, "attention-pipeline", cells, "round63")
-
-
-def _named(grader: Grader, cells: dict[str, str], key: str) -> list[tuple[str, str, str | None, str]]:
-    outcome = _graded(grader, cells)
-    assert outcome.failed, "a wrong variant lost no points"
-    assert {k for _, _, k, _ in outcome.failed} == {key}, outcome.failed
-    return outcome.failed
-
-
-def _full(grader: Grader, cells: dict[str, str]) -> None:
-    outcome = _graded(grader, cells)
-    assert outcome.score == outcome.max_score and not outcome.failed, outcome.failed
+_graded = graded_as("attention-pipeline", "round63")
 
 
 # --- q04: a mask cached at the first call's length, only sliced -----------------------------------------------------
@@ -98,7 +83,7 @@ def test_mask_cached_at_first_length_is_named(grader: Grader, cell: str) -> None
 
 
 def test_a_cache_rebuilt_for_longer_sequences_keeps_full_marks(grader: Grader) -> None:
-    _full(grader, {MASK: '''_MASKS = {}
+    assert_full_marks(_graded(grader, {MASK: '''_MASKS = {}
 
 
 def causal_additive_mask(T, dtype, device=None):
@@ -107,7 +92,7 @@ def causal_additive_mask(T, dtype, device=None):
         future = torch.triu(torch.ones(T, T, dtype=torch.bool, device=device), diagonal=1)
         _MASKS[key] = torch.zeros(T, T, dtype=dtype, device=device).masked_fill(future, torch.finfo(dtype).min)
     return _MASKS[key][:T, :T]
-'''})
+'''}))
 
 
 # --- q05: the online softmax's running sum never rescaled ----------------------------------------------------------
@@ -143,13 +128,13 @@ _ONLINE_RANGE = '''def attention_weights(S, M=None):
     _ONLINE_RANGE,
 ])
 def test_online_softmax_sum_not_rescaled_is_named(grader: Grader, cell: str) -> None:
-    failed = _named(grader, {WEIGHTS: cell}, "online_softmax_sum_not_rescaled")
+    failed = assert_named(_graded(grader, {WEIGHTS: cell}), "online_softmax_sum_not_rescaled")
     assert all(q == "q05" for q, _, _, _ in failed) and len(failed) >= 3, failed
 
 
 def test_the_rescaled_online_softmax_keeps_full_marks(grader: Grader) -> None:
-    _full(grader, {WEIGHTS: _ONLINE_SPLIT.replace(
-        "{update}", "l * torch.exp(m - m_new) + torch.exp(blk - m_new).sum(dim=-1, keepdim=True)")})
+    assert_full_marks(_graded(grader, {WEIGHTS: _ONLINE_SPLIT.replace(
+                            "{update}", "l * torch.exp(m - m_new) + torch.exp(blk - m_new).sum(dim=-1, keepdim=True)")}))
 
 
 # --- q08: linear attention's feature-map kernel ---------------------------------------------------------------------
@@ -171,15 +156,15 @@ def nadaraya_watson(q, K, V):
 ''',
 ])
 def test_linear_attention_feature_map_is_named(grader: Grader, cell: str) -> None:
-    failed = _named(grader, {NW: cell}, "nw_linear_feature_map_kernel")
+    failed = assert_named(_graded(grader, {NW: cell}), "nw_linear_feature_map_kernel")
     assert all(q == "q08" for q, _, _, _ in failed), failed
 
 
 def test_the_exponential_kernel_keeps_full_marks(grader: Grader) -> None:
-    _full(grader, {NW: '''def nadaraya_watson(q, K, V):
+    assert_full_marks(_graded(grader, {NW: '''def nadaraya_watson(q, K, V):
     w = torch.softmax(K @ q / math.sqrt(q.shape[-1]), dim=0)
     return w @ V
-'''})
+'''}))
 
 
 # --- q09: a float operation in place on an integer tensor ------------------------------------------------------------
@@ -197,16 +182,16 @@ def test_the_exponential_kernel_keeps_full_marks(grader: Grader) -> None:
 ''',
 ])
 def test_in_place_float_op_on_integer_is_named(grader: Grader, cell: str) -> None:
-    failed = _named(grader, {AVG: cell}, "in_place_float_op_on_integer")
+    failed = assert_named(_graded(grader, {AVG: cell}), "in_place_float_op_on_integer")
     assert all(q == "q09" and "can't be cast" in m for q, _, _, m in failed), failed
 
 
 def test_in_place_on_a_float_arange_keeps_full_marks(grader: Grader) -> None:
-    _full(grader, {AVG: '''def prefix_average_matrix(T):
+    assert_full_marks(_graded(grader, {AVG: '''def prefix_average_matrix(T):
     counts = torch.arange(1, T + 1, dtype=torch.float64)
     counts.reciprocal_()
     return torch.tril(torch.ones(T, T, dtype=torch.float64)) * counts[:, None]
-'''})
+'''}))
 
 
 # --- q10: the entropy summed over the lower triangle only ------------------------------------------------------------
@@ -224,14 +209,14 @@ def test_in_place_on_a_float_arange_keeps_full_marks(grader: Grader) -> None:
 ''' + EFFECTIVE,
 ])
 def test_entropy_lower_triangle_only_is_named(grader: Grader, cell: str) -> None:
-    failed = _named(grader, {ENT: cell}, "entropy_lower_triangle_only")
+    failed = assert_named(_graded(grader, {ENT: cell}), "entropy_lower_triangle_only")
     assert all(q == "q10" for q, _, _, _ in failed), failed
 
 
 def test_every_key_summed_keeps_full_marks(grader: Grader) -> None:
-    _full(grader, {ENT: '''def row_entropy_bits(A):
+    assert_full_marks(_graded(grader, {ENT: '''def row_entropy_bits(A):
     return -(torch.special.xlogy(A, A) / math.log(2)).sum(dim=-1)
-''' + EFFECTIVE})
+''' + EFFECTIVE}))
 
 
 # --- q11: the rank counted from svd_lowrank's q singular values -----------------------------------------------------
@@ -241,14 +226,14 @@ def test_every_key_summed_keeps_full_marks(grader: Grader) -> None:
     "_U, _s, _V = torch.pca_lowrank(_S, center=False)\nmax_rank_S = len(_s)\nrank_S_lesson = 2\n",
 ])
 def test_rank_from_svd_lowrank_default_is_named(grader: Grader, cell: str) -> None:
-    failed = _named(grader, {RANK: RANK_S + cell}, "rank_from_svd_lowrank_default")
+    failed = assert_named(_graded(grader, {RANK: RANK_S + cell}), "rank_from_svd_lowrank_default")
     assert [(q, t) for q, t, _, _ in failed] == [("q11", "test_max_rank_S")], failed
     assert "max_rank_S is 6" in failed[0][3] and "lowrank" in failed[0][3], failed
 
 
 def test_svd_lowrank_with_a_large_q_keeps_full_marks(grader: Grader) -> None:
-    _full(grader, {RANK: RANK_S + "_, _sv, _ = torch.svd_lowrank(_S, q=20)\n"
-                                  "max_rank_S = int((_sv > _sv.max() * 1e-10).sum())\nrank_S_lesson = 2\n"})
+    assert_full_marks(_graded(grader, {RANK: RANK_S + "_, _sv, _ = torch.svd_lowrank(_S, q=20)\n"
+                                                      "max_rank_S = int((_sv > _sv.max() * 1e-10).sum())\nrank_S_lesson = 2\n"}))
 
 
 # --- q12: the count wrapped around in a fixed-width integer ---------------------------------------------------------
@@ -270,15 +255,15 @@ def test_svd_lowrank_with_a_large_q_keeps_full_marks(grader: Grader) -> None:
 ''',
 ])
 def test_count_integer_overflow_is_named(grader: Grader, cell: str) -> None:
-    failed = _named(grader, {PARAMS: cell}, "count_integer_overflow")
+    failed = assert_named(_graded(grader, {PARAMS: cell}), "count_integer_overflow")
     assert all(q == "q12" and "wrapped around to a 16-bit integer" in m for q, _, _, m in failed), failed
 
 
 def test_the_count_in_int64_keeps_full_marks(grader: Grader) -> None:
-    _full(grader, {PARAMS: '''def qkv_param_count(d_model, d_k, d_v, with_output=False):
+    assert_full_marks(_graded(grader, {PARAMS: '''def qkv_param_count(d_model, d_k, d_v, with_output=False):
     d_model, d_k, d_v = (torch.as_tensor(x, dtype=torch.int64) for x in (d_model, d_k, d_v))
     n = d_model * (2 * d_k + d_v)
     if with_output:
         n = n + d_v * d_model
     return int(n)
-'''})
+'''}))

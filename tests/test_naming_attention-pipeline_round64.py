@@ -18,12 +18,10 @@ key; the right count keeps full marks.
 """
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from autograder.grading.grader import Grader
-from tests.heldout.harness import grade_cells
+from tests.heldout.harness import assert_full_marks, assert_lost, graded_as
 
 
 PROJ = "project_qkv"
@@ -31,19 +29,7 @@ MASK = "causal_additive_mask"
 PARAMS = "qkv_param_count"
 
 
-def _graded(grader: Grader, cells: dict[str, str]) -> Any:
-    return grade_cells(grader, "attention-pipeline", cells, "round64")
-
-
-def _failed(grader: Grader, cells: dict[str, str]) -> list[tuple[str, str, str | None, str]]:
-    outcome = _graded(grader, cells)
-    assert outcome.failed, "a wrong variant lost no points"
-    return outcome.failed
-
-
-def _full(grader: Grader, cells: dict[str, str]) -> None:
-    outcome = _graded(grader, cells)
-    assert outcome.score == outcome.max_score and not outcome.failed, outcome.failed
+_graded = graded_as("attention-pipeline", "round64")
 
 
 def _keys_in(failed: list[tuple[str, str, str | None, str]], question: str) -> set[str | None]:
@@ -70,7 +56,7 @@ def project_qkv(X, W_Q, W_K, W_V):
 ''',
 ])
 def test_projection_as_row_lookup_is_named(grader: Grader, cell: str) -> None:
-    failed = _failed(grader, {PROJ: cell})
+    failed = assert_lost(_graded(grader, {PROJ: cell}))
     assert _keys_in(failed, "q01") == {"projection_as_row_lookup"}, failed
     assert "W[X.argmax(-1)]" in failed[0][3], failed
 
@@ -84,7 +70,7 @@ def test_projection_as_row_lookup_is_named(grader: Grader, cell: str) -> None:
 ''',
 ])
 def test_matmul_projection_keeps_full_marks(grader: Grader, cell: str) -> None:
-    _full(grader, {PROJ: cell})
+    assert_full_marks(_graded(grader, {PROJ: cell}))
 
 
 # --- q04: only the next key (or the next few) blocked ---------------------------------------------------------------
@@ -108,15 +94,15 @@ def test_matmul_projection_keeps_full_marks(grader: Grader, cell: str) -> None:
 ''', "only keys t + 1 to t + 2"),
 ])
 def test_only_next_key_blocked_is_named(grader: Grader, cell: str, said: str) -> None:
-    failed = _failed(grader, {MASK: cell})
+    failed = assert_lost(_graded(grader, {MASK: cell}))
     assert _keys_in(failed, "q04") == {"mask_only_next_key"}, failed
     assert any(said in m for q, _, _, m in failed if q == "q04"), failed
 
 
 def test_whole_upper_triangle_keeps_full_marks(grader: Grader) -> None:
-    _full(grader, {MASK: '''def causal_additive_mask(T, dtype, device=None):
+    assert_full_marks(_graded(grader, {MASK: '''def causal_additive_mask(T, dtype, device=None):
     return torch.full((T, T), torch.finfo(dtype).min, dtype=dtype, device=device).triu(1)
-'''})
+'''}))
 
 
 # --- q12: a count that does not move with the sizes -----------------------------------------------------------------
@@ -146,25 +132,25 @@ def qkv_param_count(d_model, d_k, d_v, with_output=False):
 ''',
 ])
 def test_constant_count_is_named(grader: Grader, cell: str) -> None:
-    failed = _failed(grader, {PARAMS: cell})
+    failed = assert_lost(_graded(grader, {PARAMS: cell}))
     assert _keys_in(failed, "q12") == {"param_count_constant"}, failed
     assert all("does not change with the sizes" in m and "different from d_k" not in m
                for q, _, _, m in failed if q == "q12"), failed
 
 
 def test_a_count_that_moves_keeps_its_own_key(grader: Grader) -> None:
-    failed = _failed(grader, {PARAMS: '''def qkv_param_count(d_model, d_k, d_v, with_output=False):
+    failed = assert_lost(_graded(grader, {PARAMS: '''def qkv_param_count(d_model, d_k, d_v, with_output=False):
     n = d_model * d_k + d_model * d_v
     return n + d_v * d_model if with_output else n
-'''})
+'''}))
     assert "param_count_constant" not in _keys_in(failed, "q12"), failed
 
 
 def test_count_from_the_arguments_keeps_full_marks(grader: Grader) -> None:
-    _full(grader, {PARAMS: '''def qkv_param_count(d_model, d_k, d_v, with_output=False):
+    assert_full_marks(_graded(grader, {PARAMS: '''def qkv_param_count(d_model, d_k, d_v, with_output=False):
     n = d_model * (2 * d_k + d_v)
     return n + (d_v * d_model if with_output else 0)
-'''})
+'''}))
 
 
 # --- letter questions: what made the experiment mislead, said beside answer_computed_by_code (key unchanged) ---------
@@ -207,6 +193,6 @@ def _h(S):
      "rows 0 and 1 are equal"),
 ])
 def test_misleading_experiment_is_said(grader: Grader, cells: dict[str, str], said: str) -> None:
-    failed = _failed(grader, cells)
+    failed = assert_lost(_graded(grader, cells))
     assert [k for _, _, k, _ in failed] == ["answer_computed_by_code"], failed
     assert said in failed[0][3], failed

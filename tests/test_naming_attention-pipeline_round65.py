@@ -17,12 +17,10 @@ blind65's `d_v = 64` left in the body is wrong for d_v = d_k too, and that call 
 """
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from autograder.grading.grader import Grader
-from tests.heldout.harness import grade_cells
+from tests.heldout.harness import assert_full_marks, assert_lost, graded_as
 
 
 ENT = "row_entropy_bits"     # the q10 cell (also defines effective_tokens)
@@ -31,19 +29,7 @@ PARAMS = "qkv_param_count"
 EFFECTIVE = "\n\ndef effective_tokens(A):\n    return 2.0 ** row_entropy_bits(A)\n"
 
 
-def _graded(grader: Grader, cells: dict[str, str]) -> Any:
-    return grade_cells(grader, "attention-pipeline", cells, "round65")
-
-
-def _failed(grader: Grader, cells: dict[str, str]) -> list[tuple[str, str, str | None, str]]:
-    outcome = _graded(grader, cells)
-    assert outcome.failed, "a wrong variant lost no points"
-    return outcome.failed
-
-
-def _full(grader: Grader, cells: dict[str, str]) -> None:
-    outcome = _graded(grader, cells)
-    assert outcome.score == outcome.max_score and not outcome.failed, outcome.failed
+_graded = graded_as("attention-pipeline", "round65")
 
 
 # --- q10: the entropy's terms returned, not summed -----------------------------------------------------------------
@@ -58,7 +44,7 @@ def _full(grader: Grader, cells: dict[str, str]) -> None:
     "        return terms\n    return -terms.sum(-1)\n",
 ])
 def test_two_dim_debug_return_of_terms_is_named(grader: Grader, body: str) -> None:
-    failed = _failed(grader, {ENT: body + EFFECTIVE})
+    failed = assert_lost(_graded(grader, {ENT: body + EFFECTIVE}))
     assert [(q, k) for q, _, k, _ in failed] == [("q10", "entropy_terms_not_summed")], failed
     assert "only 2-D inputs" in failed[0][3] and "A's shape (6, 6)" in failed[0][3], failed
 
@@ -68,7 +54,7 @@ def test_two_dim_debug_return_of_terms_is_named(grader: Grader, body: str) -> No
     "def row_entropy_bits(A):\n    return torch.where(A > 0, -A * torch.log(A), torch.zeros_like(A)) / 0.6931471805599453\n",
 ])
 def test_terms_never_summed_are_named(grader: Grader, body: str) -> None:
-    failed = _failed(grader, {ENT: body + EFFECTIVE})
+    failed = assert_lost(_graded(grader, {ENT: body + EFFECTIVE}))
     assert failed and all(k == "entropy_terms_not_summed" for q, _, k, _ in failed if q == "q10"), failed
     assert all("only 2-D inputs" not in m for _, _, _, m in failed), failed
 
@@ -80,7 +66,7 @@ def test_terms_never_summed_are_named(grader: Grader, body: str) -> None:
     "    return -terms.sum(-1)\n",
 ])
 def test_summed_entropy_keeps_full_marks(grader: Grader, body: str) -> None:
-    _full(grader, {ENT: body + EFFECTIVE})
+    assert_full_marks(_graded(grader, {ENT: body + EFFECTIVE}))
 
 
 # --- q11: the rank measured with fewer tokens than d_k -------------------------------------------------------------
@@ -93,7 +79,7 @@ def test_summed_entropy_keeps_full_marks(grader: Grader, body: str) -> None:
     "max_rank_S = torch.linalg.matrix_rank(S).item()\nrank_S_lesson = 2\n",
 ])
 def test_rank_at_a_small_length_is_named(grader: Grader, cell: str) -> None:
-    failed = _failed(grader, {RANK: cell})
+    failed = assert_lost(_graded(grader, {RANK: cell}))
     assert [(q, k) for q, _, k, _ in failed] == [("q11", "rank_measured_at_small_length")], failed
     assert "T = 100 and d_k = 8" in failed[0][3] and "min(100, 8) = 8" in failed[0][3], failed
 
@@ -105,22 +91,22 @@ def test_rank_at_a_small_length_is_named(grader: Grader, cell: str) -> None:
     "max_rank_S = int(torch.linalg.matrix_rank(_Q @ _K.T))\nrank_S_lesson = 2\n",
 ])
 def test_a_five_without_a_small_length_is_not_named_so(grader: Grader, cell: str) -> None:
-    failed = _failed(grader, {RANK: cell})
+    failed = assert_lost(_graded(grader, {RANK: cell}))
     assert all(k != "rank_measured_at_small_length" for _, _, k, _ in failed), failed
 
 
 def test_rank_at_the_questions_length_keeps_full_marks(grader: Grader) -> None:
-    _full(grader, {RANK: "_T = 100\n_Q = torch.randn(_T, 8, dtype=torch.float64)\n"
-                         "_K = torch.randn(_T, 8, dtype=torch.float64)\n"
-                         "max_rank_S = int(torch.linalg.matrix_rank(_Q @ _K.T))\nrank_S_lesson = 2\n"})
+    assert_full_marks(_graded(grader, {RANK: "_T = 100\n_Q = torch.randn(_T, 8, dtype=torch.float64)\n"
+                                             "_K = torch.randn(_T, 8, dtype=torch.float64)\n"
+                                             "max_rank_S = int(torch.linalg.matrix_rank(_Q @ _K.T))\nrank_S_lesson = 2\n"}))
 
 
 # --- q12: "for d_v different from d_k" only where d_v = d_k is right ------------------------------------------------
 
 def test_count_wrong_for_d_v_equal_d_k_too_is_not_told_otherwise(grader: Grader) -> None:
-    failed = _failed(grader, {PARAMS: "def qkv_param_count(d_model, d_k, d_v, with_output=False):\n"
-                                      "    d_v = 64   # the exercise's width\n    n = d_model * (2 * d_k + d_v)\n"
-                                      "    if with_output:\n        n += d_v * d_model\n    return n\n"})
+    failed = assert_lost(_graded(grader, {PARAMS: "def qkv_param_count(d_model, d_k, d_v, with_output=False):\n"
+                                                  "    d_v = 64   # the exercise's width\n    n = d_model * (2 * d_k + d_v)\n"
+                                                  "    if with_output:\n        n += d_v * d_model\n    return n\n"}))
     assert [q for q, _, _, _ in failed] == ["q12", "q12"], failed
     assert all("different from d_k" not in m for _, _, _, m in failed), failed
     assert all("with d_v = d_k too" in m for _, _, _, m in failed), failed
@@ -146,7 +132,7 @@ COST_ANS = "ans_complexity"
     "ans_scale = 'c' if torch.allclose(h1, h2, atol=1e-2) else 'b'\n",
 ])
 def test_reseeding_sampler_is_said(grader: Grader, cell: str) -> None:
-    failed = _failed(grader, {SCALE_ANS: cell})
+    failed = assert_lost(_graded(grader, {SCALE_ANS: cell}))
     assert [(q, k) for q, _, k, _ in failed] == [("q03", "answer_computed_by_code")], failed
     assert "manual_seed" in failed[0][3] and "the keys are the queries again" in failed[0][3], failed
 
@@ -164,7 +150,7 @@ def test_reseeding_sampler_is_said(grader: Grader, cell: str) -> None:
     "    M = torch.triu(torch.full((T, T), -1e9, device=device), diagonal=1)\n    return M.to(dtype)\n",
 ])
 def test_shadowing_def_is_said(grader: Grader, cell: str) -> None:
-    failed = [f for f in _failed(grader, {MASK: cell}) if f[0] == "q04"]
+    failed = [f for f in assert_lost(_graded(grader, {MASK: cell})) if f[0] == "q04"]
     assert failed and all(k == "neg_1e9_float16" for _, _, k, _ in failed), failed
     assert all("defines causal_additive_mask 2 times" in m and "which never runs" in m for _, _, _, m in failed), failed
 
@@ -180,7 +166,7 @@ def test_shadowing_def_is_said(grader: Grader, cell: str) -> None:
     "ans_mask = 'd' if torch.equal(probe(tokens)[3], probe(changed)[3]) else 'c'\n",
 ])
 def test_probe_ignoring_its_argument_is_said(grader: Grader, cell: str) -> None:
-    failed = _failed(grader, {MASK_ANS: cell})
+    failed = assert_lost(_graded(grader, {MASK_ANS: cell}))
     assert [(q, k) for q, _, k, _ in failed] == [("q06", "answer_computed_by_code")], failed
     assert "never reads its argument" in failed[0][3], failed
 
@@ -197,7 +183,7 @@ def test_probe_ignoring_its_argument_is_said(grader: Grader, cell: str) -> None:
     "ans_cross_shapes = 'a' if _A.shape[0] == _A.shape[1] else 'b'\n",
 ])
 def test_self_attention_trial_line_is_said(grader: Grader, cell: str) -> None:
-    failed = _failed(grader, {SHAPES_ANS: cell})
+    failed = assert_lost(_graded(grader, {SHAPES_ANS: cell}))
     assert [(q, k) for q, _, k, _ in failed] == [("q14", "answer_computed_by_code")], failed
     assert "the cell's last binding of" in failed[0][3] and "T' = T" in failed[0][3], failed
 
@@ -209,13 +195,13 @@ def test_self_attention_trial_line_is_said(grader: Grader, cell: str) -> None:
     "_r = cost(4000) / cost(2000)\nans_complexity = {1: 'a', 2: 'c'}[round(math.log2(_r))]\n",
 ])
 def test_length_left_at_its_default_is_said(grader: Grader, cell: str) -> None:
-    failed = _failed(grader, {COST_ANS: cell})
+    failed = assert_lost(_graded(grader, {COST_ANS: cell}))
     assert [(q, k) for q, _, k, _ in failed] == [("q16", "answer_computed_by_code")], failed
     assert "at its default" in failed[0][3], failed
 
 
 def test_probes_that_pass_every_length_keep_full_marks(grader: Grader) -> None:
-    _full(grader, {COST_ANS: "def _macs(T_q, T_k=512, d_k=64):\n    return T_q * T_k * d_k\n\n\n"
-                             "ans_complexity = 'c' if _macs(2048, 2048) / _macs(1024, 1024) > 3 else 'a'\n",
-                   SCALE_ANS: "torch.manual_seed(0)\n_Q = torch.randn(8, 512, dtype=torch.float64)\n"
-                              "_K = torch.randn(8, 512, dtype=torch.float64)\nans_scale = 'b'\n"})
+    assert_full_marks(_graded(grader, {COST_ANS: "def _macs(T_q, T_k=512, d_k=64):\n    return T_q * T_k * d_k\n\n\n"
+                                                 "ans_complexity = 'c' if _macs(2048, 2048) / _macs(1024, 1024) > 3 else 'a'\n",
+                                       SCALE_ANS: "torch.manual_seed(0)\n_Q = torch.randn(8, 512, dtype=torch.float64)\n"
+                                                  "_K = torch.randn(8, 512, dtype=torch.float64)\nans_scale = 'b'\n"}))

@@ -31,12 +31,10 @@ is NaN there) and q12's truthy flags (the notebook names with_output a flag with
 """
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from autograder.grading.grader import Grader
-from tests.heldout.harness import grade_cells
+from tests.heldout.harness import assert_full_marks, assert_named, graded_as
 
 
 PROJ = "project_qkv"
@@ -47,22 +45,7 @@ AVG = "prefix_average_matrix"
 RANK = "max_rank_S"          # the q11 cell (also sets rank_S_lesson)
 
 
-def _graded(grader: Grader, cells: dict[str, str]) -> Any:
-    return grade_cells(grader, "attention-pipeline", cells, "round66")
-
-
-def _named(grader: Grader, cells: dict[str, str], key: str, where: str) -> list[tuple[str, str, str | None, str]]:
-    outcome = _graded(grader, cells)
-    failed = outcome.failed
-    assert failed, "a wrong variant lost no points"
-    assert any(q == where for q, _, _, _ in failed), failed
-    assert all(k == key for _, _, k, _ in failed), failed
-    return failed
-
-
-def _full(grader: Grader, cells: dict[str, str]) -> None:
-    outcome = _graded(grader, cells)
-    assert outcome.score == outcome.max_score and not outcome.failed, outcome.failed
+_graded = graded_as("attention-pipeline", "round66")
 
 
 # --- q05: the row maximum of S taken before the mask is added -----------------------------------------------------
@@ -74,11 +57,12 @@ def _full(grader: Grader, cells: dict[str, str]) -> None:
     "    e = torch.exp(shifted + (0 if M is None else M))\n    return e / e.sum(dim=-1, keepdim=True)\n",
 ])
 def test_row_max_before_mask_is_named(grader: Grader, body: str) -> None:
-    failed = _named(grader, {WEIGHTS: body}, "softmax_max_before_mask", "q05")
+    failed = assert_named(_graded(grader, {WEIGHTS: body}), "softmax_max_before_mask", "q05")
     assert all("subtract each row's own maximum" not in m for _, _, _, m in failed), failed
     # the neighbour: the maximum of S + M, each row's own, is right
-    _full(grader, {WEIGHTS: "def attention_weights(S, M=None):\n    Z = S if M is None else S + M\n"
-                            "    E = torch.exp(Z - Z.amax(dim=-1, keepdim=True))\n    return E / E.sum(-1, keepdim=True)\n"})
+    assert_full_marks(_graded(grader, {WEIGHTS: "def attention_weights(S, M=None):\n    Z = S if M is None else S + M\n"
+                                                "    E = torch.exp(Z - Z.amax(dim=-1, keepdim=True))\n    return E / E.sum(-1,"
+                                                " keepdim=True)\n"}))
     # one maximum over the whole tensor stays global_max_subtraction: the second call on rows 1000 apart tells them
     glob = ("def attention_weights(S, M=None):\n    Z = S if M is None else S + M\n    E = torch.exp(Z - Z.max())\n"
             "    return E / E.sum(-1, keepdim=True)\n")
@@ -98,11 +82,11 @@ def test_row_max_before_mask_is_named(grader: Grader, body: str) -> None:
     "    return S.reshape(*lead, n, n)\n",
 ])
 def test_keys_reshaped_with_query_length_is_named(grader: Grader, body: str) -> None:
-    failed = _named(grader, {SCORES: body}, "keys_reshaped_with_query_length", "q02")
+    failed = assert_named(_graded(grader, {SCORES: body}), "keys_reshaped_with_query_length", "q02")
     assert all("with its own length" in m for _, _, _, m in failed), failed
-    _full(grader, {SCORES: "def scaled_scores(Q, K):\n    *lead, T_q, d_k = Q.shape\n    T_k = K.shape[-2]\n"
-                           "    S = torch.bmm(Q.reshape(-1, T_q, d_k), K.reshape(-1, T_k, d_k).transpose(1, 2))\n"
-                           "    return S.reshape(*lead, T_q, T_k) / math.sqrt(d_k)\n"})
+    assert_full_marks(_graded(grader, {SCORES: "def scaled_scores(Q, K):\n    *lead, T_q, d_k = Q.shape\n    T_k = K.shape[-2]\n"
+                                               "    S = torch.bmm(Q.reshape(-1, T_q, d_k), K.reshape(-1, T_k, d_k).transpose(1, 2))\n"
+                                               "    return S.reshape(*lead, T_q, T_k) / math.sqrt(d_k)\n"}))
 
 
 # --- q11: the keys with a non-zero score column counted as the rank -------------------------------------------------
@@ -117,9 +101,9 @@ _LESSON = ("_K = torch.tensor([[2.0, 0, 0, 0], [0, 2, 0, 0], [0, 0, 2, 0], [1, 1
     "rank_S_lesson = int(torch.count_nonzero(_S.abs().amax(0)))\n",
 ])
 def test_nonzero_key_columns_counted_is_named(grader: Grader, line: str) -> None:
-    failed = _named(grader, {RANK: "max_rank_S = 8\n" + _LESSON + line}, "rank_counts_nonzero_columns", "q11")
+    failed = assert_named(_graded(grader, {RANK: "max_rank_S = 8\n" + _LESSON + line}), "rank_counts_nonzero_columns", "q11")
     assert "keys with a non-zero score column" in failed[0][3], failed
-    _full(grader, {RANK: "max_rank_S = 8\n" + _LESSON + "rank_S_lesson = int(torch.linalg.matrix_rank(_S))\n"})
+    assert_full_marks(_graded(grader, {RANK: "max_rank_S = 8\n" + _LESSON + "rank_S_lesson = int(torch.linalg.matrix_rank(_S))\n"}))
     # a typed 3, with no count of columns in the cell, is not named so
     typed = _graded(grader, {RANK: "max_rank_S = 8\nrank_S_lesson = 3\n"}).failed
     assert [q for q, _, _, _ in typed] == ["q11"] and all(k != "rank_counts_nonzero_columns" for _, _, k, _ in typed), typed
@@ -136,11 +120,11 @@ def test_nonzero_key_columns_counted_is_named(grader: Grader, line: str) -> None
     "    return torch.squeeze(Q, 0), torch.squeeze(K, 0), torch.squeeze(V, 0)\n",
 ])
 def test_batch_of_one_squeezed_is_named(grader: Grader, body: str) -> None:
-    failed = _named(grader, {PROJ: body}, "batch_of_one_squeezed", "q01")
+    failed = assert_named(_graded(grader, {PROJ: body}), "batch_of_one_squeezed", "q01")
     assert "for a batch of one" in failed[0][3], failed
-    _full(grader, {PROJ: "def project_qkv(X, W_Q, W_K, W_V):\n    unbatched = X.dim() == 2\n    if unbatched:\n"
-                         "        X = X.unsqueeze(0)\n    out = (X @ W_Q, X @ W_K, X @ W_V)\n"
-                         "    return tuple(t.squeeze(0) for t in out) if unbatched else out\n"})
+    assert_full_marks(_graded(grader, {PROJ: "def project_qkv(X, W_Q, W_K, W_V):\n    unbatched = X.dim() == 2\n    if unbatched:\n"
+                                             "        X = X.unsqueeze(0)\n    out = (X @ W_Q, X @ W_K, X @ W_V)\n"
+                                             "    return tuple(t.squeeze(0) for t in out) if unbatched else out\n"}))
 
 
 # --- q04: a one-token mask built without dtype= ---------------------------------------------------------------------
@@ -153,9 +137,10 @@ def test_one_token_mask_dtype_is_named(grader: Grader, shortcut: str) -> None:
     general = ("    future = torch.triu(torch.ones(T, T, dtype=torch.bool, device=device), diagonal=1)\n"
                "    return torch.zeros(T, T, dtype=dtype, device=device).masked_fill(future, torch.finfo(dtype).min)\n")
     head = "def causal_additive_mask(T, dtype, device=None):\n"
-    failed = _named(grader, {MASK: head + shortcut + general}, "one_token_mask_dtype", "q04")
+    failed = assert_named(_graded(grader, {MASK: head + shortcut + general}), "one_token_mask_dtype", "q04")
     assert "causal_additive_mask(1, torch.float64)" in failed[0][3], failed
-    _full(grader, {MASK: head + "    if T == 1:\n        return torch.zeros(1, 1, dtype=dtype, device=device)\n" + general})
+    assert_full_marks(_graded(grader, {MASK: head + "    if T == 1:\n"
+                                                    "        return torch.zeros(1, 1, dtype=dtype, device=device)\n" + general}))
 
 
 # --- q09: squeeze() with no axis on the stacked rows -----------------------------------------------------------------
@@ -168,7 +153,7 @@ def test_one_token_mask_dtype_is_named(grader: Grader, shortcut: str) -> None:
     "    return torch.stack(rows, dim=0).squeeze()\n",
 ])
 def test_prefix_average_squeezed_is_named(grader: Grader, body: str) -> None:
-    failed = _named(grader, {AVG: body}, "prefix_average_squeezed", "q09")
+    failed = assert_named(_graded(grader, {AVG: body}), "prefix_average_squeezed", "q09")
     assert "prefix_average_matrix(1) has shape ()" in failed[0][3], failed
-    _full(grader, {AVG: body.replace("torch.squeeze(torch.stack(rows))", "torch.stack(rows).squeeze(1)")
-                   .replace("torch.stack(rows, dim=0).squeeze()", "torch.stack(rows, dim=0).squeeze(1)")})
+    assert_full_marks(_graded(grader, {AVG: body.replace("torch.squeeze(torch.stack(rows))", "torch.stack(rows).squeeze(1)")
+                                       .replace("torch.stack(rows, dim=0).squeeze()", "torch.stack(rows, dim=0).squeeze(1)")}))

@@ -30,12 +30,10 @@ transposes cancel; passing K itself keeps full marks.
 """
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from autograder.grading.grader import Grader
-from tests.heldout.harness import grade_cells
+from tests.heldout.harness import assert_full_marks, assert_named, graded_as
 
 
 SELF = "self_attention"
@@ -43,22 +41,7 @@ CROSS = "cross_attention"
 RANK = "max_rank_S"          # the q11 cell (also sets rank_S_lesson)
 
 
-def _graded(grader: Grader, cells: dict[str, str]) -> Any:
-    return grade_cells(grader, "attention-pipeline", cells, "round67")
-
-
-def _named(grader: Grader, cells: dict[str, str], key: str, where: str) -> list[tuple[str, str, str | None, str]]:
-    outcome = _graded(grader, cells)
-    failed = outcome.failed
-    assert failed, "a wrong variant lost no points"
-    assert any(q == where for q, _, _, _ in failed), failed
-    assert all(k == key for _, _, k, _ in failed), failed
-    return failed
-
-
-def _full(grader: Grader, cells: dict[str, str]) -> None:
-    outcome = _graded(grader, cells)
-    assert outcome.score == outcome.max_score and not outcome.failed, outcome.failed
+_graded = graded_as("attention-pipeline", "round67")
 
 
 # --- q07: attention_weights called with the mask in the scores' place --------------------------------------------
@@ -72,12 +55,12 @@ def _full(grader: Grader, cells: dict[str, str]) -> None:
     "    weights = attention_weights(mask, scaled_scores(Q, K))\n    return weights @ V, weights\n",
 ])
 def test_weights_helper_mask_first_is_named(grader: Grader, body: str) -> None:
-    failed = _named(grader, {SELF: body}, "weights_helper_mask_first", "q07")
+    failed = assert_named(_graded(grader, {SELF: body}), "weights_helper_mask_first", "q07")
     assert all("the mask first" in m and "optional" not in m for _, _, _, m in failed), failed
     # the neighbour: the same call by keyword, in the helper's own order or not, is right
     fixed = body.replace("attention_weights(M, S)", "attention_weights(M=M, S=S)").replace(
         "attention_weights(mask, scaled_scores(Q, K))", "attention_weights(scaled_scores(Q, K), mask)")
-    _full(grader, {SELF: fixed})
+    assert_full_marks(_graded(grader, {SELF: fixed}))
 
 
 # --- q13: the scale read from the cell's try-out global ------------------------------------------------------------
@@ -94,15 +77,15 @@ _TRY_OUT = ("d_model, d_k, d_v = 6, 4, 2\n_X13, _Y13 = torch.randn(5, d_model), 
     "    return A @ (Y @ W_V), A\n",
 ])
 def test_scale_from_try_out_global_is_named(grader: Grader, cell: str) -> None:
-    failed = _named(grader, {CROSS: cell}, "reads_global_not_parameter", "q13")
+    failed = assert_named(_graded(grader, {CROSS: cell}), "reads_global_not_parameter", "q13")
     assert {t for q, t, _, _ in failed if q == "q13"} == {"test_cross_float64", "test_cross_same_length",
                                                           "test_cross_padding_mask"}, failed
     assert all("`d_k`" in m and "1/sqrt(4)" in m for _, _, _, m in failed), failed
     # the neighbours: the width read from the queries, or a local d_k that shadows the global, are right
-    _full(grader, {CROSS: cell.replace("math.sqrt(d_k)", "math.sqrt(Q.shape[-1])").replace(
-        "d_k ** -0.5", "W_Q.shape[-1] ** -0.5")})
-    _full(grader, {CROSS: cell.replace("    S = Q @", "    d_k = Q.shape[-1]\n    S = Q @").replace(
-        "    scores = (X", "    d_k = W_Q.shape[-1]\n    scores = (X")})
+    assert_full_marks(_graded(grader, {CROSS: cell.replace("math.sqrt(d_k)", "math.sqrt(Q.shape[-1])").replace(
+                            "d_k ** -0.5", "W_Q.shape[-1] ** -0.5")}))
+    assert_full_marks(_graded(grader, {CROSS: cell.replace("    S = Q @", "    d_k = Q.shape[-1]\n    S = Q @").replace(
+                            "    scores = (X", "    d_k = W_Q.shape[-1]\n    scores = (X")}))
 
 
 # --- q11: the rank counted on svd's U (or Vh) ------------------------------------------------------------------------
@@ -118,11 +101,11 @@ _LESSON = ("_K = torch.tensor([[2.0, 0, 0, 0], [0, 2, 0, 0], [0, 0, 2, 0], [1, 1
     "rank_S_lesson = int((torch.linalg.svd(_Q @ _K.T)[2] > 0).sum())\n",
 ])
 def test_rank_from_svd_vectors_is_named(grader: Grader, line: str) -> None:
-    failed = _named(grader, {RANK: "max_rank_S = 8\n" + _LESSON + line}, "rank_from_svd_vectors", "q11")
+    failed = assert_named(_graded(grader, {RANK: "max_rank_S = 8\n" + _LESSON + line}), "rank_from_svd_vectors", "q11")
     assert "not the singular values" in failed[0][3], failed
     # the neighbour: the singular values counted are right
-    _full(grader, {RANK: "max_rank_S = 8\n" + _LESSON + "U, s, Vh = torch.linalg.svd(_S)\n"
-                   "rank_S_lesson = int((s > 1e-10 * s.max()).sum())\n"})
+    assert_full_marks(_graded(grader, {RANK: "max_rank_S = 8\n" + _LESSON + "U, s, Vh = torch.linalg.svd(_S)\n"
+                                       "rank_S_lesson = int((s > 1e-10 * s.max()).sum())\n"}))
     # a typed number, with no svd in the cell, is not named so
     value = int(failed[0][3].split(" is ", 1)[1].split(",", 1)[0])
     typed = _graded(grader, {RANK: f"max_rank_S = 8\nrank_S_lesson = {value}\n"}).failed
@@ -134,9 +117,9 @@ def test_rank_from_svd_vectors_is_named(grader: Grader, line: str) -> None:
 @pytest.mark.parametrize("line", ["ans_cross_causal = ans_mask   # same reason as Question 6\n",
                                   "ans_cross_causal = ans_scale\n"])
 def test_answer_copied_from_other_question_is_named(grader: Grader, line: str) -> None:
-    failed = _named(grader, {"ans_cross_causal": line}, "answer_copied_from_other_question", "q15")
+    failed = assert_named(_graded(grader, {"ans_cross_causal": line}), "answer_copied_from_other_question", "q15")
     assert "copied from `ans_" in failed[0][3], failed
-    _full(grader, {"ans_cross_causal": "ans_cross_causal = 'd'\n"})
+    assert_full_marks(_graded(grader, {"ans_cross_causal": "ans_cross_causal = 'd'\n"}))
     # a letter held in a name of the cell's own is not another question's answer
     own = _graded(grader, {"ans_cross_causal": "_mine = 'c'\nans_cross_causal = _mine\n"}).failed
     assert [q for q, _, _, _ in own] == ["q15"] and all(k != "answer_copied_from_other_question" for _, _, k, _ in own), own
@@ -149,10 +132,10 @@ def test_answer_copied_from_other_question_is_named(grader: Grader, line: str) -
     "    return w @ V\n",
 ])
 def test_dropped_scaling_is_said(grader: Grader, body: str) -> None:
-    failed = _named(grader, {"nadaraya_watson": body}, "no_scale", "q08")
+    failed = assert_named(_graded(grader, {"nadaraya_watson": body}), "no_scale", "q08")
     assert all("computes the scaled scores and drops them" in m for _, _, _, m in failed), failed
     fixed = body.replace("    scores.div(", "    scores = scores.div(").replace("    s / math", "    s = s / math")
-    _full(grader, {"nadaraya_watson": fixed})
+    assert_full_marks(_graded(grader, {"nadaraya_watson": fixed}))
 
 
 @pytest.mark.parametrize("cell", [
@@ -162,13 +145,13 @@ def test_dropped_scaling_is_said(grader: Grader, body: str) -> None:
     "def project_qkv(X, W_Q, W_K, W_V):\n    return tuple(_lin(X, W) for W in (W_Q, W_K, W_V))\n",
 ])
 def test_float32_default_kept_is_said(grader: Grader, cell: str) -> None:
-    failed = _named(grader, {"project_qkv": cell}, "float32_precision", "q01")
+    failed = assert_named(_graded(grader, {"project_qkv": cell}), "float32_precision", "q01")
     assert any("defaults to torch.float32 and `project_qkv` never passes it" in m for q, _, _, m in failed
                if q == "q01"), failed
     fixed = cell.replace("_project(X, W_Q), _project(X, W_K), _project(X, W_V)",
                          "_project(X, W_Q, X.dtype), _project(X, W_K, X.dtype), _project(X, W_V, X.dtype)").replace(
         "_lin(X, W) for W", "_lin(X, W, out_dtype=X.dtype) for W")
-    _full(grader, {"project_qkv": fixed})
+    assert_full_marks(_graded(grader, {"project_qkv": fixed}))
 
 
 def test_none_under_its_own_guard_is_not_the_optional_argument() -> None:
@@ -202,5 +185,5 @@ def test_keys_transposed_twice_is_said(grader: Grader, cell: str) -> None:
     failed = [f for f in _graded(grader, {"scaled_scores": cell}).failed if f[0] == "q02"]
     assert failed and all(k == "scores_keys_not_transposed" for _, _, k, _ in failed), failed
     assert all("K is transposed twice" in m for _, _, _, m in failed), failed
-    _full(grader, {"scaled_scores": cell.replace("_dot_rows(Q, K.transpose(-2, -1))", "_dot_rows(Q, K)").replace(
-        "_pairwise(Q, K.mT)", "_pairwise(Q, K)")})
+    assert_full_marks(_graded(grader, {"scaled_scores": cell.replace("_dot_rows(Q, K.transpose(-2, -1))", "_dot_rows(Q, K)").replace(
+                            "_pairwise(Q, K.mT)", "_pairwise(Q, K)")}))

@@ -30,12 +30,10 @@ marks.
 """
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from autograder.grading.grader import Grader
-from tests.heldout.harness import grade_cells
+from tests.heldout.harness import assert_full_marks, assert_named, graded_as
 
 
 PROJ = "project_qkv"
@@ -44,22 +42,7 @@ NW = "nadaraya_watson"
 RANK = "max_rank_S"          # the q11 cell (also sets rank_S_lesson)
 
 
-def _graded(grader: Grader, cells: dict[str, str]) -> Any:
-    return grade_cells(grader, "attention-pipeline", cells, "round69")
-
-
-def _named(grader: Grader, cells: dict[str, str], key: str, where: str) -> list[tuple[str, str, str | None, str]]:
-    outcome = _graded(grader, cells)
-    failed = outcome.failed
-    assert failed, "a wrong variant lost no points"
-    assert any(q == where for q, _, _, _ in failed), failed
-    assert all(k == key for q, _, k, _ in failed if q == where), failed
-    return failed
-
-
-def _full(grader: Grader, cells: dict[str, str]) -> None:
-    outcome = _graded(grader, cells)
-    assert outcome.score == outcome.max_score and not outcome.failed, outcome.failed
+_graded = graded_as("attention-pipeline", "round69")
 
 
 # --- q01: a helper's list default keeps the first call's projections ----------------------------------------------
@@ -78,9 +61,9 @@ _Q01 = [
 
 @pytest.mark.parametrize("cell,fixed", _Q01)
 def test_mutable_default_keeps_results_is_named(grader: Grader, cell: str, fixed: str) -> None:
-    failed = _named(grader, {PROJ: cell}, "mutable_default_keeps_results", "q01")
+    failed = assert_named(_graded(grader, {PROJ: cell}), "mutable_default_keeps_results", "q01")
     assert all("is made once" in m for q, _, _, m in failed if q == "q01"), failed
-    _full(grader, {PROJ: fixed})
+    assert_full_marks(_graded(grader, {PROJ: fixed}))
 
 
 # --- q04: the mask's rows are one list ------------------------------------------------------------------------------
@@ -97,11 +80,11 @@ _Q04 = [
 
 @pytest.mark.parametrize("cell", _Q04)
 def test_mask_rows_share_one_list_is_named(grader: Grader, cell: str) -> None:
-    failed = _named(grader, {MASK: cell}, "mask_rows_share_one_list", "q04")
+    failed = assert_named(_graded(grader, {MASK: cell}), "mask_rows_share_one_list", "q04")
     assert all("ONE row list" in m for q, _, _, m in failed if q == "q04"), failed
     fixed = cell.replace("[[0.0] * T] * T", "[[0.0] * T for _ in range(T)]").replace(
         "    row = [0.0 for _ in range(T)]\n    grid = [row] * T\n", "    grid = [[0.0 for _ in range(T)] for _ in range(T)]\n")
-    _full(grader, {MASK: fixed})
+    assert_full_marks(_graded(grader, {MASK: fixed}))
     # the same pattern (only key 0 open) from a tensor: no list of lists, so not this key
     cell = ("def causal_additive_mask(T, dtype, device=None):\n"
             "    M = torch.full((T, T), torch.finfo(dtype).min, dtype=dtype, device=device)\n    M[:, 0] = 0\n    return M\n")
@@ -123,11 +106,11 @@ _Q08 = [
 
 @pytest.mark.parametrize("cell", _Q08)
 def test_accumulator_shaped_like_query_is_named(grader: Grader, cell: str) -> None:
-    failed = _named(grader, {NW: cell}, "accumulator_shaped_like_query", "q08")
+    failed = assert_named(_graded(grader, {NW: cell}), "accumulator_shaped_like_query", "q08")
     assert all("has the query's shape" in m for q, _, _, m in failed if q == "q08"), failed
     fixed = cell.replace("torch.zeros_like(q)", "torch.zeros(V.shape[-1], dtype=V.dtype)").replace(
         "torch.zeros(d, dtype=q.dtype)", "torch.zeros(V.shape[-1], dtype=V.dtype)")
-    _full(grader, {NW: fixed})
+    assert_full_marks(_graded(grader, {NW: fixed}))
 
 
 # --- q11: the lesson's rank counted by hand -------------------------------------------------------------------------
@@ -151,11 +134,11 @@ _SHORT = [
 
 @pytest.mark.parametrize("line", _SHORT)
 def test_elimination_skips_last_row_is_named(grader: Grader, line: str) -> None:
-    failed = _named(grader, {RANK: "max_rank_S = 8\n" + _LESSON + line}, "elimination_skips_last_row", "q11")
+    failed = assert_named(_graded(grader, {RANK: "max_rank_S = 8\n" + _LESSON + line}), "elimination_skips_last_row", "q11")
     assert "stops before the last row" in failed[0][3], failed
     fixed = line.replace("range(rank + 1, n_rows - 1)", "range(rank + 1, n_rows)").replace(
         "range(p + 1, len(M) - 1)", "range(p + 1, len(M))")
-    _full(grader, {RANK: "max_rank_S = 8\n" + _LESSON + fixed})
+    assert_full_marks(_graded(grader, {RANK: "max_rank_S = 8\n" + _LESSON + fixed}))
 
 
 @pytest.mark.parametrize("line", [
@@ -163,9 +146,9 @@ def test_elimination_skips_last_row_is_named(grader: Grader, line: str) -> None:
     "_distinct = (_Q @ _K.T).unique(dim=0)\nrank_S_lesson = _distinct.shape[0]\n",
 ])
 def test_rank_counted_as_unique_rows_is_named(grader: Grader, line: str) -> None:
-    failed = _named(grader, {RANK: "max_rank_S = 8\n" + _LESSON + line}, "rank_counts_distinct_rows", "q11")
+    failed = assert_named(_graded(grader, {RANK: "max_rank_S = 8\n" + _LESSON + line}), "rank_counts_distinct_rows", "q11")
     assert "keeps one copy of each different row" in failed[0][3], failed
-    _full(grader, {RANK: "max_rank_S = 8\n" + _LESSON + "rank_S_lesson = int(torch.linalg.matrix_rank(_S))\n"})
+    assert_full_marks(_graded(grader, {RANK: "max_rank_S = 8\n" + _LESSON + "rank_S_lesson = int(torch.linalg.matrix_rank(_S))\n"}))
     # a typed 3, with no count in the cell, is named by neither hand count
     failed = _graded(grader, {RANK: "max_rank_S = 8\nrank_S_lesson = 3\n"}).failed
     assert [q for q, _, _, _ in failed] == ["q11"], failed
@@ -182,7 +165,7 @@ def test_rank_counted_as_unique_rows_is_named(grader: Grader, line: str) -> None
     "    A = attention_weights(S, M)\n    return A @ (Y @ W_V), S if M is None else S + M\n",
 ])
 def test_scores_returned_beside_right_output_says_so(grader: Grader, cell: str) -> None:
-    failed = _named(grader, {"cross_attention": cell}, "no_softmax", "q13")
+    failed = assert_named(_graded(grader, {"cross_attention": cell}), "no_softmax", "q13")
     assert all("but O is right" in m for q, _, _, m in failed if q == "q13"), failed
-    _full(grader, {"cross_attention": cell.replace("return output, masked_scores", "return output, weights").replace(
-        "S if M is None else S + M", "A")})
+    assert_full_marks(_graded(grader, {"cross_attention": cell.replace("return output, masked_scores", "return output, weights").replace(
+                            "S if M is None else S + M", "A")}))

@@ -14,7 +14,7 @@ from autograder.errors import ProtocolError
 from autograder.grading.checks import Misconception, expect_choice
 from autograder.sandbox.protocol import (MAX_STRING_ARRAY, MAX_STRING_IN_ARRAY, EncodeError, decode_value,
                                          encode_value)
-from tests.heldout.harness import Variant, grade
+from tests.heldout.harness import Variant, grade, graded_as
 
 
 def _named(value: object) -> Misconception:
@@ -93,9 +93,7 @@ def test_invisible_characters_around_no_letter_are_not_named_so():
 
 # --- through the sandbox: a scaled-attention notebook -----------------------------------------------------
 
-def _graded(grader, cells: dict[str, str]):
-    with tempfile.TemporaryDirectory() as tmp:
-        return grade(grader, Variant("scaled-attention", "round38", cells, False), Path(tmp))
+_graded = graded_as("scaled-attention", "round38")
 
 
 @pytest.mark.parametrize("source, key", [

@@ -10,7 +10,7 @@ from autograder.errors import ProtocolError
 from autograder.grading.checks import Misconception, expect_choice, expect_number
 from autograder.grading.source_checks import unbound_answer
 from autograder.sandbox.protocol import EncodeError, decode_value, encode_value
-from tests.heldout.harness import grade_cells
+from tests.heldout.harness import grade_cells, graded_as
 
 # --- a set crosses the sandbox as itself -----------------------------------------------------------------
 
@@ -95,8 +95,7 @@ def test_no_local_binding_is_claimed_where_there_is_none_or_a_global_one(cells):
 
 # --- through the sandbox: a scaled-attention notebook ---------------------------------------------------------
 
-def _graded(grader, cells: dict[str, str]):
-    return grade_cells(grader, "scaled-attention", cells, "round40")
+_graded = graded_as("scaled-attention", "round40")
 
 
 @pytest.mark.parametrize("cells, question, key", [

@@ -11,21 +11,16 @@ import pytest
 from autograder.grading.checks import MISCONCEPTIONS
 from autograder.grading.global_reads import KEY, finding, related
 from autograder.grading.grader import Grader
-from tests.heldout.harness import grade_cells
+from tests.heldout.harness import Outcome, assert_full_marks, assert_named, grade_cells
 
 DEMO = ("\n\nX = torch.eye(6, dtype=torch.float64)[[0, 1, 2, 3, 1]]\nW_Q = torch.ones(6, 4, dtype=torch.float64)\n"
         "W_K = torch.ones(6, 4, dtype=torch.float64)\nW_V = torch.eye(6, 4, dtype=torch.float64)\n")
 
 
-def _named(outcome, question: str, glob: str) -> None:
-    keys = [(q, k) for q, _, k, _ in outcome.failed if q == question]
-    assert keys and all(k == KEY for _, k in keys), outcome.explain()
-    assert all(f"`{glob}`" in m for q, _, _, m in outcome.failed if q == question), outcome.explain()
-
-
-def _full(outcome) -> None:
-    assert outcome.score == outcome.max_score and not outcome.failed, outcome.explain()
-    assert KEY not in {k for _, _, k, _ in outcome.failed}
+def _named(outcome: Outcome, question: str, glob: str) -> None:
+    """Named in `question` only, each message quoting the global."""
+    failed = assert_named(outcome, KEY, question)
+    assert all(f"`{glob}`" in m for _, _, _, m in failed), outcome.explain()
 
 
 # --- attention-pipeline
@@ -50,7 +45,7 @@ def test_attention_pipeline_global_reads_are_named(grader: Grader, cell: dict[st
                       "    return Q @ K.transpose(-2, -1) / d_k ** _ROOT\n"},
 ])
 def test_attention_pipeline_right_code_beside_globals_keeps_full_marks(grader: Grader, cell: dict[str, str]) -> None:
-    _full(grade_cells(grader, "attention-pipeline", cell, "right"))
+    assert_full_marks(grade_cells(grader, "attention-pipeline", cell, "right"))
 
 
 # --- scaled-attention
@@ -99,7 +94,7 @@ def test_scaled_attention_global_reads_are_named(grader: Grader, cell: dict[str,
     {"multi_head_attention": MHA.format(head="CAT_DIM = 1\n\n\n", result="out_h", appended="out_h", dim="CAT_DIM")},
 ])
 def test_scaled_attention_right_code_beside_globals_keeps_full_marks(grader: Grader, cell: dict[str, str]) -> None:
-    _full(grade_cells(grader, "scaled-attention", cell, "right"))
+    assert_full_marks(grade_cells(grader, "scaled-attention", cell, "right"))
 
 
 # --- sdpa-from-scratch
@@ -136,7 +131,7 @@ def test_sdpa_right_code_reading_a_constant_keeps_full_marks(grader: Grader) -> 
     cell = {"scaled_dot_product_attention": SDPA.format(
         head='NEG_INF = float("-inf")\nd_k = 16\n\n\n', v="V", dk="d_k = Q.size(-1)", fill="NEG_INF",
         tail="return torch.matmul(weights, V)")}
-    _full(grade_cells(grader, "sdpa-from-scratch", cell, "right"))
+    assert_full_marks(grade_cells(grader, "sdpa-from-scratch", cell, "right"))
 
 
 # --- the rule's parts, without a grader

@@ -8,13 +8,11 @@ multi-head attention computed in float32 for float64 inputs (dtype_changed: righ
 variants, not blind37's cells; each kind has a right variant of a similar shape that keeps full marks."""
 from __future__ import annotations
 
-import tempfile
-from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
 
-from tests.heldout.harness import Variant, grade
+from tests.heldout.harness import grade_cells
 from tests.hidden_modules import load
 
 D = load("scaled-attention", "_diagnose", "_test_scaled_r38__diagnose")
@@ -142,8 +140,7 @@ q7_answer = next(letter for letter, text in opts.items() if "softmax" in text)
 
 
 def _graded(grader, name: str, cells: dict[str, str]):
-    with tempfile.TemporaryDirectory() as tmp:
-        return grade(grader, Variant("scaled-attention", f"round38_{name}", cells, False), Path(tmp))
+    return grade_cells(grader, "scaled-attention", cells, f"round38_{name}")
 
 
 @pytest.mark.parametrize("name", sorted(WRONG))

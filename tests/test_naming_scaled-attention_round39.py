@@ -9,13 +9,11 @@ the output shows it, the source shows the buffer); and the scores' mean where th
 that keeps full marks."""
 from __future__ import annotations
 
-import tempfile
-from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
 
-from tests.heldout.harness import Variant, grade
+from tests.heldout.harness import grade_cells
 from tests.hidden_modules import load
 
 D = load("scaled-attention", "_diagnose", "_test_scaled_r39__diagnose")
@@ -140,8 +138,7 @@ q7_answer = "CD"[_soft]
 
 
 def _graded(grader, name: str, cells: dict[str, str]):
-    with tempfile.TemporaryDirectory() as tmp:
-        return grade(grader, Variant("scaled-attention", f"round39_{name}", cells, False), Path(tmp))
+    return grade_cells(grader, "scaled-attention", cells, f"round39_{name}")
 
 
 @pytest.mark.parametrize("name", sorted(WRONG))

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.heldout.harness import grade_cells
+from tests.heldout.harness import assert_named, grade_cells
 
 
 def _attention(body: str) -> dict[str, str]:
@@ -139,15 +139,10 @@ OWN_TOKEN_RIGHT = {
 }
 
 
-def _named(outcome, question, key):
-    assert outcome.score < outcome.max_score, outcome.explain()
-    assert outcome.failed and all((q, k) == (question, key) for q, _t, k, _m in outcome.failed), outcome.explain()
-
-
 @pytest.mark.parametrize("name", sorted(PADDING))
 def test_padding_mask_past_queries_is_named(grader, name):
     outcome = grade_cells(grader, "scaled-attention", PADDING[name], f"round58_{name}")
-    _named(outcome, "q1", "padding_mask_past_queries")
+    assert_named(outcome, "padding_mask_past_queries", "q1")
     tests = {t for _q, t, _k, _m in outcome.failed}
     assert {"test_float64_weights", "test_float64_output"} <= tests, outcome.explain()
 
@@ -155,7 +150,7 @@ def test_padding_mask_past_queries_is_named(grader, name):
 @pytest.mark.parametrize("name", sorted(BESSEL))
 def test_scale_d_k_minus_one_is_named(grader, name):
     outcome = grade_cells(grader, "scaled-attention", BESSEL[name], f"round58_{name}")
-    _named(outcome, "q2", "scale_d_k_minus_one")
+    assert_named(outcome, "scale_d_k_minus_one", "q2")
     assert all("d_k - 1 = 11" in m for _q, _t, _k, m in outcome.failed), outcome.explain()
 
 
@@ -170,13 +165,13 @@ def test_other_exact_scale_fails_without_the_key(grader):
 @pytest.mark.parametrize("name", sorted(KL))
 def test_entropy_as_kl_from_uniform_is_named(grader, name):
     outcome = grade_cells(grader, "scaled-attention", KL[name], f"round58_{name}")
-    _named(outcome, "q4", "entropy_as_kl_from_uniform")
+    assert_named(outcome, "entropy_as_kl_from_uniform", "q4")
 
 
 @pytest.mark.parametrize("name", sorted(OWN_TOKEN))
 def test_tokens_attending_only_themselves_is_named(grader, name):
     outcome = grade_cells(grader, "scaled-attention", OWN_TOKEN[name], f"round58_{name}")
-    _named(outcome, "q8", "mha_tokens_attend_only_themselves")
+    assert_named(outcome, "mha_tokens_attend_only_themselves", "q8")
 
 
 RIGHT = {**PADDING_RIGHT, **BESSEL_RIGHT, **KL_RIGHT, **OWN_TOKEN_RIGHT}

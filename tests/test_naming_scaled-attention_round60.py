@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.heldout.harness import grade_cells
+from tests.heldout.harness import assert_full_marks, assert_named, grade_cells
 
 
 def _attention(body: str, head: str = "") -> dict[str, str]:
@@ -235,33 +235,23 @@ SHIFT_RIGHT = {
 }
 
 
-def _named(grader, cells, name, question, key, also=()):
-    outcome = grade_cells(grader, "scaled-attention", cells, f"round60_{name}")
-    assert outcome.score < outcome.max_score, outcome.explain()
-    assert outcome.failed and all((q, k) == (question, key) or k in also
-                                  for q, _t, k, _m in outcome.failed), outcome.explain()
-    assert any(k == key for _q, _t, k, _m in outcome.failed), outcome.explain()
-    return outcome
-
-
-def _full_marks(grader, cells, name):
-    outcome = grade_cells(grader, "scaled-attention", cells, f"round60_{name}")
-    assert outcome.score == outcome.max_score, outcome.explain()
+def _graded(grader, cells, name):
+    return grade_cells(grader, "scaled-attention", cells, f"round60_{name}")
 
 
 @pytest.mark.parametrize("name", sorted(MIRRORED))
 def test_mirrored_scores_are_named(grader, name):
-    _named(grader, MIRRORED[name], name, "q1", "scores_mirrored_as_symmetric")
+    assert_named(_graded(grader, MIRRORED[name], name), "scores_mirrored_as_symmetric", "q1")
 
 
 @pytest.mark.parametrize("name", sorted(ROWS_LEFT))
 def test_query_rows_left_uncomputed_are_named(grader, name):
-    _named(grader, ROWS_LEFT[name], name, "q1", "query_rows_left_uncomputed")
+    assert_named(_graded(grader, ROWS_LEFT[name], name), "query_rows_left_uncomputed", "q1")
 
 
 @pytest.mark.parametrize("name", sorted(REUSED))
 def test_attention_result_reused_is_named(grader, name):
-    _named(grader, REUSED[name], name, "q8", "attention_result_reused")
+    assert_named(_graded(grader, REUSED[name], name), "attention_result_reused", "q8")
 
 
 def test_last_head_slice_fixed_keeps_its_name(grader):
@@ -271,33 +261,34 @@ def test_last_head_slice_fixed_keeps_its_name(grader):
 
 @pytest.mark.parametrize("name", sorted(NO_HEAD))
 def test_one_head_nothing_concatenated_is_named(grader, name):
-    outcome = _named(grader, NO_HEAD[name], name, "q8", "mha_heads_missing")
+    outcome = _graded(grader, NO_HEAD[name], name)
+    assert_named(outcome, "mha_heads_missing", "q8")
     assert any("non-empty list" in m for _q, _t, _k, m in outcome.failed), outcome.explain()
 
 
 @pytest.mark.parametrize("name", sorted(LOW_PRECISION))
 def test_low_precision_projections_are_named(grader, name):
-    _named(grader, LOW_PRECISION[name], name, "q8", "mha_projections_low_precision")
+    assert_named(_graded(grader, LOW_PRECISION[name], name), "mha_projections_low_precision", "q8")
 
 
 @pytest.mark.parametrize("name", sorted(SCALE_KEPT))
 def test_scale_kept_across_calls_is_named(grader, name):
-    _named(grader, SCALE_KEPT[name], name, "q8", "mha_scale_kept_across_calls")
+    assert_named(_graded(grader, SCALE_KEPT[name], name), "mha_scale_kept_across_calls", "q8")
 
 
 @pytest.mark.parametrize("name", sorted(OVERFLOW))
 def test_float16_overflow_is_named(grader, name):
-    _named(grader, OVERFLOW[name], name, "q2", "variance_float16_overflow")
+    assert_named(_graded(grader, OVERFLOW[name], name), "variance_float16_overflow", "q2")
 
 
 @pytest.mark.parametrize("name", sorted(FAST_PATH))
 def test_whole_batch_fast_path_is_named(grader, name):
-    _named(grader, FAST_PATH[name], name, "q4", "entropy_fast_path_whole_batch")
+    assert_named(_graded(grader, FAST_PATH[name], name), "entropy_fast_path_whole_batch", "q4")
 
 
 @pytest.mark.parametrize("name", sorted(SHIFT))
 def test_shift_not_added_back_is_named(grader, name):
-    _named(grader, SHIFT[name], name, "q4", "entropy_shift_not_added_back")
+    assert_named(_graded(grader, SHIFT[name], name), "entropy_shift_not_added_back", "q4")
 
 
 @pytest.mark.parametrize("name", sorted({**MIRRORED_RIGHT, **ROWS_RIGHT, **REUSED_RIGHT, **LOW_PRECISION_RIGHT,
@@ -305,4 +296,4 @@ def test_shift_not_added_back_is_named(grader, name):
 def test_right_neighbours_keep_full_marks(grader, name):
     cells = {**MIRRORED_RIGHT, **ROWS_RIGHT, **REUSED_RIGHT, **LOW_PRECISION_RIGHT, **SCALE_KEPT_RIGHT,
              **OVERFLOW_RIGHT, **FAST_PATH_RIGHT, **SHIFT_RIGHT}[name]
-    _full_marks(grader, cells, name)
+    assert_full_marks(_graded(grader, cells, name))

@@ -7,8 +7,6 @@ neighbour that keeps full marks."""
 from __future__ import annotations
 
 import math
-import tempfile
-from pathlib import Path
 
 import pytest
 import torch
@@ -16,7 +14,7 @@ import torch
 from autograder.errors import StudentCodeError
 from autograder.grading.checks import Misconception
 from reference import sdpa_from_scratch as ref
-from tests.heldout.harness import Variant, grade
+from tests.heldout.harness import graded_as
 from tests.hidden_modules import load
 
 diag = load("sdpa-from-scratch", "_diagnose", "_test_sdpa_round38_diagnose")
@@ -156,9 +154,7 @@ CORRECT = [
 ]
 
 
-def _graded(grader, cells: dict[str, str]):
-    with tempfile.TemporaryDirectory() as tmp:
-        return grade(grader, Variant("sdpa-from-scratch", "round38", cells, False), Path(tmp))
+_graded = graded_as("sdpa-from-scratch", "round38")
 
 
 @pytest.mark.parametrize("key, where, cells", [(k, w, c) for k, (w, cs) in WRONG.items() for c in cs],

@@ -7,14 +7,11 @@ also where its error is below float32_precision's threshold. Each kind is graded
 with correct neighbours that keep full marks."""
 from __future__ import annotations
 
-import tempfile
-from pathlib import Path
-
 import pytest
 import torch
 
 from autograder.grading.checks import Misconception
-from tests.heldout.harness import Variant, grade
+from tests.heldout.harness import graded_as
 from tests.hidden_modules import load
 
 diag = load("sdpa-from-scratch", "_diagnose", "_test_sdpa_round39_diagnose")
@@ -130,9 +127,7 @@ CORRECT = [
 ]
 
 
-def _graded(grader, cells: dict[str, str]):
-    with tempfile.TemporaryDirectory() as tmp:
-        return grade(grader, Variant("sdpa-from-scratch", "round39", cells, False), Path(tmp))
+_graded = graded_as("sdpa-from-scratch", "round39")
 
 
 @pytest.mark.parametrize("key, where, cells", [(k, w, c) for k, (w, cs) in WRONG.items() for c in cs],

@@ -11,7 +11,7 @@ import math
 import pytest
 import torch
 
-from tests.heldout.harness import grade_cells
+from tests.heldout.harness import graded_as
 from tests.hidden_modules import load
 
 diag = load("sdpa-from-scratch", "_diagnose", "_test_sdpa_round42_diagnose")
@@ -112,8 +112,7 @@ CORRECT = [
 ]
 
 
-def _graded(grader, cells: dict[str, str]):
-    return grade_cells(grader, "sdpa-from-scratch", cells, "round42")
+_graded = graded_as("sdpa-from-scratch", "round42")
 
 
 @pytest.mark.parametrize("key, where, cells", [(k, w, c) for k, (w, cs) in WRONG.items() for c in cs],

@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 import torch
 
-from tests.heldout.harness import grade_cells
+from tests.heldout.harness import graded_as
 from tests.hidden_modules import load
 
 diag = load("sdpa-from-scratch", "_diagnose", "_test_sdpa_round43_diagnose")
@@ -132,8 +132,7 @@ CORRECT = [
 ]
 
 
-def _graded(grader, cells: dict[str, str]):
-    return grade_cells(grader, "sdpa-from-scratch", cells, "round43")
+_graded = graded_as("sdpa-from-scratch", "round43")
 
 
 @pytest.mark.parametrize("key, where, words, cells", [(k, w, s, c) for k, (w, s, cs) in WRONG.items() for c in cs],

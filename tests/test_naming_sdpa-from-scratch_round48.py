@@ -13,7 +13,7 @@ import math
 import pytest
 import torch
 
-from tests.heldout.harness import grade_cells
+from tests.heldout.harness import graded_as
 from tests.hidden_modules import load
 
 diag = load("sdpa-from-scratch", "_diagnose", "_test_sdpa_round48_diagnose")
@@ -151,8 +151,7 @@ CORRECT = [
 ]
 
 
-def _graded(grader, cells: dict[str, str]):
-    return grade_cells(grader, "sdpa-from-scratch", cells, "round48")
+_graded = graded_as("sdpa-from-scratch", "round48")
 
 
 @pytest.mark.parametrize("key, where, words, cells", [(k, w, s, c) for k, (w, s, cs) in WRONG.items() for c in cs],

@@ -18,7 +18,7 @@ import pytest
 
 from autograder.grading.checks import Misconception
 from autograder.grading.runner import SubmissionInfo
-from tests.heldout.harness import grade_cells
+from tests.heldout.harness import graded_as
 from tests.hidden_modules import load
 
 diag = load("sdpa-from-scratch", "_diagnose", "_test_sdpa_round55_diagnose")
@@ -142,8 +142,7 @@ def test_the_alias_replay_is_bounded():
     assert time.process_time() - start < 2.0
 
 
-def _graded(grader, cells: dict[str, str]):
-    return grade_cells(grader, "sdpa-from-scratch", cells, "round55")
+_graded = graded_as("sdpa-from-scratch", "round55")
 
 
 @pytest.mark.parametrize("kind, cells", [(k, c) for k, (_k, _w, _s, cs) in WRONG.items() for c in cs],

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.heldout.harness import grade_cells
+from tests.heldout.harness import graded_as
 
 SDPA_HEAD = "def scaled_dot_product_attention(Q, K, V, mask=None):\n"
 SM_HEAD = "def stable_softmax(x, dim=-1):\n    shifted = x - x.amax(dim=dim, keepdim=True)\n"
@@ -128,8 +128,7 @@ UNNAMED = {
 }
 
 
-def _graded(grader, cells: dict[str, str]):
-    return grade_cells(grader, "sdpa-from-scratch", cells, "round56")
+_graded = graded_as("sdpa-from-scratch", "round56")
 
 
 @pytest.mark.parametrize("key, where, words, cells", [(k, w, s, c) for k, (w, s, cs) in WRONG.items() for c in cs],

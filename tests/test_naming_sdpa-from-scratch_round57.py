@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from autograder.grading.source_checks import return_inside_loop
-from tests.heldout.harness import grade_cells
+from tests.heldout.harness import graded_as
 
 TRACE = "scores3 = Q3 @ K3.T / math.sqrt(4)\nweights3 = stable_softmax(scores3, dim=-1)\nout3 = weights3 @ V3\n"
 
@@ -91,8 +91,7 @@ UNNAMED = {
 }
 
 
-def _graded(grader, cells: dict[str, str]):
-    return grade_cells(grader, "sdpa-from-scratch", cells, "round57")
+_graded = graded_as("sdpa-from-scratch", "round57")
 
 
 @pytest.mark.parametrize("key, where, words, cells", [(k, w, s, c) for k, (w, s, cs) in WRONG.items() for c in cs],

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.heldout.harness import grade_cells
+from tests.heldout.harness import graded_as
 
 HEAD = "def scaled_dot_product_attention(Q, K, V, mask=None):\n"
 MASKED = ("    if mask is not None:\n"
@@ -145,8 +145,7 @@ KEYS = ("scale_by_batch_dim", "scale_precedence", "scale_root_taken_twice", "sca
         "dot_product_skips_first_feature", "scores_column_convention")
 
 
-def _graded(grader, cells: dict[str, str]):
-    return grade_cells(grader, "sdpa-from-scratch", cells, "round58")
+_graded = graded_as("sdpa-from-scratch", "round58")
 
 
 @pytest.mark.parametrize("key, where, words, cells", [(k, w, s, c) for k, (w, s, cs) in WRONG.items() for c in cs],

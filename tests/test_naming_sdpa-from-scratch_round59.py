@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.heldout.harness import grade_cells
+from tests.heldout.harness import graded_as
 
 HEAD = "def scaled_dot_product_attention(Q, K, V, mask=None):\n"
 ZEROED = ("    weights = torch.softmax(scores, dim=-1)\n"
@@ -121,8 +121,7 @@ UNNAMED = {
 }
 
 
-def _graded(grader, cells: dict[str, str]):
-    return grade_cells(grader, "sdpa-from-scratch", cells, "round59")
+_graded = graded_as("sdpa-from-scratch", "round59")
 
 
 @pytest.mark.parametrize("key, where, words, others, cells",

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.heldout.harness import grade_cells
+from tests.heldout.harness import graded_as
 
 DOC = "    \"\"\"softmax(Q K^T / sqrt(d_k)) V with an optional boolean mask (True = may attend).\"\"\"\n"
 HEAD = "def scaled_dot_product_attention(Q, K, V, mask=None):\n" + DOC
@@ -162,8 +162,7 @@ CORRECT = [
 ]
 
 
-def _graded(grader, cells: dict[str, str]):
-    return grade_cells(grader, "sdpa-from-scratch", cells, "round60")
+_graded = graded_as("sdpa-from-scratch", "round60")
 
 
 @pytest.mark.parametrize("key, where, words, cells", [(k, w, s, c) for k, (w, s, cs) in WRONG.items() for c in cs],

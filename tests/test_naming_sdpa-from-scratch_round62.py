@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.heldout.harness import grade_cells
+from tests.heldout.harness import graded_as
 
 SM = "def stable_softmax(x, dim=-1):\n"
 SDPA = ("def scaled_dot_product_attention(Q, K, V, mask=None):\n"
@@ -103,8 +103,7 @@ UNNAMED = {
 }
 
 
-def _graded(grader, cells: dict[str, str]):
-    return grade_cells(grader, "sdpa-from-scratch", cells, "round62")
+_graded = graded_as("sdpa-from-scratch", "round62")
 
 
 @pytest.mark.parametrize("key, where, test, words, cells",

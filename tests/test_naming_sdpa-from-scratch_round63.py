@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.heldout.harness import grade_cells
+from tests.heldout.harness import graded_as
 
 HEAD = "def causal_mask(T_q, T_k=None):\n    T_k = T_q if T_k is None else T_k\n"
 
@@ -82,8 +82,7 @@ UNNAMED = {
 }
 
 
-def _graded(grader, cells: dict[str, str]):
-    return grade_cells(grader, "sdpa-from-scratch", cells, "round63")
+_graded = graded_as("sdpa-from-scratch", "round63")
 
 
 @pytest.mark.parametrize("key, where, words, cells", [(k, w, s, c) for k, (w, s, cs) in WRONG.items() for c in cs],

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.heldout.harness import grade_cells
+from tests.heldout.harness import graded_as
 
 Q2 = ("d_k = Q.shape[-1]\nraw_scores = Q @ K.transpose(-2, -1)\nraw_score_var = raw_scores.var().item()\n"
       "scaled_score_var = (raw_scores / math.sqrt(Q.shape[-1])).var().item()\n")
@@ -106,8 +106,7 @@ OLD_KEYS_KEPT = [
 ]
 
 
-def _graded(grader, cells: dict[str, str]):
-    return grade_cells(grader, "sdpa-from-scratch", cells, "round64")
+_graded = graded_as("sdpa-from-scratch", "round64")
 
 
 @pytest.mark.parametrize("key, where, words, cells", [(k, w, s, c) for k, (w, s, cs) in WRONG.items() for c in cs],

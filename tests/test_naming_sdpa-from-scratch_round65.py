@@ -16,7 +16,7 @@ from __future__ import annotations
 import pytest
 import torch
 
-from tests.heldout.harness import grade_cells
+from tests.heldout.harness import graded_as
 from tests.hidden_modules import load
 
 diag = load("sdpa-from-scratch", "_diagnose", "_test_sdpa_round65_diagnose")
@@ -125,8 +125,7 @@ UNNAMED = {
 }
 
 
-def _graded(grader, cells: dict[str, str]):
-    return grade_cells(grader, "sdpa-from-scratch", cells, "round65")
+_graded = graded_as("sdpa-from-scratch", "round65")
 
 
 @pytest.mark.parametrize("key, where, words, cells", [(k, w, s, c) for k, (w, s, cs) in WRONG.items() for c in cs],

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.heldout.harness import grade_cells
+from tests.heldout.harness import graded_as
 
 HEAD = "def scaled_dot_product_attention(Q, K, V, mask=None):\n"
 SCORES = "    scores = torch.matmul(Q, K.transpose(-2, -1)) / math.sqrt(Q.size(-1))\n"
@@ -148,8 +148,7 @@ CORRECT = [
 ]
 
 
-def _graded(grader, cells: dict[str, str]):
-    return grade_cells(grader, "sdpa-from-scratch", cells, "round66")
+_graded = graded_as("sdpa-from-scratch", "round66")
 
 
 @pytest.mark.parametrize("key, where, words, also, cells",

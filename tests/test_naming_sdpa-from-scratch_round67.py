@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.heldout.harness import grade_cells
+from tests.heldout.harness import graded_as
 
 Q1_SHAPES = "Q_shape, K_shape, V_shape = (4, 10, 64), (4, 10, 64), (4, 10, 128)\n"
 Q2_HEAD = ("d_k = Q.shape[-1]\nraw_scores = Q @ K.transpose(-2, -1)\nraw_score_var = raw_scores.var().item()\n"
@@ -82,8 +82,7 @@ CORRECT = [
 ]
 
 
-def _graded(grader, cells: dict[str, str]):
-    return grade_cells(grader, "sdpa-from-scratch", cells, "round67")
+_graded = graded_as("sdpa-from-scratch", "round67")
 
 
 @pytest.mark.parametrize("key, where, words, cells",

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.heldout.harness import grade_cells
+from tests.heldout.harness import graded_as
 
 Q2_HEAD = "d_k = Q.shape[-1]\nraw_scores = Q @ K.transpose(-2, -1)\n"
 Q2_TAIL = "scale_divisor = math.sqrt(64)\n"
@@ -134,8 +134,7 @@ CORRECT = [
 ]
 
 
-def _graded(grader, cells: dict[str, str]):
-    return grade_cells(grader, "sdpa-from-scratch", cells, "round69")
+_graded = graded_as("sdpa-from-scratch", "round69")
 
 
 @pytest.mark.parametrize("key, where, words, cells",

@@ -19,6 +19,7 @@ from __future__ import annotations
 import ast
 import importlib.util
 import os
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -134,6 +135,52 @@ def grade_cells(grader: Any, slug: str, cells: dict[str, str], name: str = "vari
     import tempfile
     with tempfile.TemporaryDirectory() as tmp:
         return grade(grader, Variant(slug, name, cells, False), Path(tmp), seed)
+
+
+def graded_as(slug: str, name: str) -> Callable[[Any, dict[str, str]], Outcome]:
+    """A naming test's own grading, bound once a file: `_graded = graded_as(slug, name)`, then
+    `_graded(grader, cells)` is grade_cells(grader, slug, cells, name)."""
+    def graded(grader: Any, cells: dict[str, str]) -> Outcome:
+        return grade_cells(grader, slug, cells, name)
+    return graded
+
+
+# --- what a naming test asserts of its own variant's outcome (tests/test_naming_*.py) ----------------------
+Failure = tuple[str, str, str | None, str]   # a failed test: (question, test, key, message)
+
+
+def assert_lost(outcome: Outcome) -> list[Failure]:
+    """A wrong variant: graded, it lost points and at least one test failed. Returns the failed tests."""
+    assert outcome.status == "graded", outcome.explain()
+    assert outcome.failed and outcome.score < outcome.max_score, "a wrong variant lost no points\n" + outcome.explain()
+    return outcome.failed
+
+
+def failed_keys(outcome: Outcome) -> set[str | None]:
+    """A wrong variant (assert_lost): the keys its failed tests name (for a near miss that keeps another name)."""
+    return {k for _, _, k, _ in assert_lost(outcome)}
+
+
+def assert_named(outcome: Outcome, key: str | None, where: str | Collection[str] | None = None, *,
+                 also: Collection[str | None] = (), tests: int | None = None) -> list[Failure]:
+    """A wrong variant named as `key` where the mistake is: it lost points (assert_lost); every failed test
+    is in `where`, the question (a str) or questions the mistake is in (None: any question), and names
+    `key` or one of `also` (keys allowed beside it), at least one of them `key`; `tests`: exactly this
+    many failed tests. Returns the failed tests, for a caller's own checks of their messages."""
+    failed = assert_lost(outcome)
+    questions = {where} if isinstance(where, str) else None if where is None else set(where)
+    outside = [f for f in failed if questions is not None and f[0] not in questions]
+    assert not outside, f"a test failed outside {sorted(questions or ())}\n" + outcome.explain()
+    assert all(k == key or k in also for _, _, k, _ in failed), f"a failed test does not name {key!r}\n" + outcome.explain()
+    assert any(k == key for _, _, k, _ in failed), f"no failed test names {key!r}\n" + outcome.explain()
+    if tests is not None:
+        assert len(failed) == tests, f"{len(failed)} failed tests, not {tests}\n" + outcome.explain()
+    return failed
+
+
+def assert_full_marks(outcome: Outcome) -> None:
+    """A right variant: graded, every point, no failed test."""
+    assert outcome.status == "graded" and outcome.score == outcome.max_score and not outcome.failed, outcome.explain()
 
 
 def summarise(outcomes: list[Outcome]) -> str:
