@@ -147,3 +147,17 @@ def test_grader_side_tables_leave_the_global_generator_alone():
     assert torch.equal(torch.get_rng_state(), before)
     got = torch.tensor([[row["raw_std"], row["scaled_std"]] for row in table])
     assert torch.equal(got, want)                       # the same numbers as torch.manual_seed(seed) gives
+
+
+def test_candidate_tables_say_nothing_on_the_terminal_for_one_entry():
+    # `autograder check scaled-attention` printed torch's "std(): degrees of freedom is <= 0" warning (a candidate
+    # table's unbiased std of d = 1's single query entry): a candidate row that cannot be defined is NaN, silently
+    import warnings
+
+    from tests.hidden_modules import load
+
+    D = load("scaled-attention", "_diagnose", "scaled_diagnose_one_entry_std")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        table = D.table_input_stds((1, 4), 3, "q")
+    assert math.isnan(float(table[0, 1])) and math.isfinite(float(table[1, 1]))

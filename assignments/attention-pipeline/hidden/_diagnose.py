@@ -344,6 +344,77 @@ def raise_if_blocked_row_nan(fn: Callable[..., object], got: object, S: torch.Te
                             "at all: " + describe("mask_filled_with_inf"))
 
 
+def raise_if_cross_blocked_row_nan(fn: Callable[..., object], got: object, want: tuple[torch.Tensor, torch.Tensor],
+                                   X: torch.Tensor, Y: torch.Tensor, W: tuple[torch.Tensor, ...] | list[torch.Tensor],
+                                   M: torch.Tensor | None,
+                                   dtype: torch.dtype) -> None:
+    """cross_attention's (O, A) NaN on exactly the query rows whose keys M blocks entirely and right on every
+    other row, where a second call with the blocked entries at -5 gives what -inf there gives (those keys no
+    weight, not -5 added): the mask turned into -inf (masked_fill(M != 0, -inf)) instead of added, mask_filled_with_inf
+    (blind70). An unguarded exp(S + M) / sum is NaN on those rows too, but adds the -5 as it is: nothing."""
+    if M is None or not (isinstance(got, (tuple, list)) and len(got) == 2):
+        return
+    full = (M != 0).all(dim=-1)
+    if not bool(full.any()):
+        return
+
+    def nan_rows_else_right(out: object, ref_out: tuple[torch.Tensor, torch.Tensor]) -> bool:
+        if not (isinstance(out, (tuple, list)) and len(out) == 2):
+            return False
+        for g, w in zip(out, ref_out):
+            if type(g) is not torch.Tensor or tuple(g.shape) != tuple(w.shape):
+                return False
+            try:
+                bad = torch.broadcast_to(full, w.shape[:-1])
+            except RuntimeError:
+                return False
+            if not (bool(torch.isnan(g[bad]).all()) and not bool(torch.isnan(g[~bad]).any())
+                    and is_right(g[~bad], w[~bad], dtype)):
+                return False
+        return True
+
+    if not nan_rows_else_right(got, want):
+        return
+    M5 = M.masked_fill(M != 0, -5.0)
+    X64, Y64, W64 = X.double(), Y.double(), [w.double() for w in W]
+    S = (X64 @ W64[0]) @ (Y64 @ W64[1]).transpose(-2, -1) / math.sqrt(W64[0].shape[-1])
+    A5 = torch.softmax(S.masked_fill(M5 != 0, float("-inf")), dim=-1)
+    O5, A5_added = A5 @ (Y64 @ W64[2]), torch.softmax(S + M5.double(), dim=-1)
+    open_rows = ~torch.broadcast_to(full, A5.shape[:-1])
+    if is_right(A5[open_rows], A5_added[open_rows], torch.float64):   # no key blocked on an open row: -5 shows nothing
+        return
+    try:
+        probe = fn(X, Y, *W, M5)
+    except StudentCodeError:
+        return
+    if nan_rows_else_right(probe, (O5, A5)):
+        raise Misconception("mask_filled_with_inf", f"O and A are NaN on the {int(full.sum())} query row(s) whose keys "
+                            "the mask blocks entirely (where finfo.min added keeps the row finite and uniform) and "
+                            "right elsewhere, and a mask of -5 gives its keys no weight at all: "
+                            + describe("mask_filled_with_inf"))
+
+
+def assert_blocked_query_finite(fn: Callable[..., object], got: object, X: torch.Tensor, Y: torch.Tensor,
+                                W: tuple[torch.Tensor, ...] | list[torch.Tensor], M: torch.Tensor, dtype: torch.dtype) -> None:
+    """q13's queries whose keys M blocks entirely (the notebook, section 3: with finfo.min added such a row stays
+    finite, uniform instead of NaN): mask_filled_with_inf where raise_if_cross_blocked_row_nan's evidence holds, and
+    a NaN or inf there otherwise fails unnamed. Only finiteness is asked of those rows: exp(Z - logsumexp(Z)) gives
+    them ones in float32 (the logsumexp rounds to Z there), which the variants hold right."""
+    if not (isinstance(got, (tuple, list)) and len(got) == 2 and all(type(t) is torch.Tensor for t in got)):
+        return   # the other rows' case (the same call with one row fewer blocked) judges a wrong container
+    want = ref.cross_attention(X.double(), Y.double(), *(w.double() for w in W), M.double())
+    raise_if_cross_blocked_row_nan(fn, tuple(got), want, X, Y, W, M, dtype)
+    full = (M != 0).all(dim=-1)
+    for what, t in zip(("O", "A"), got):
+        try:
+            bad = torch.broadcast_to(full, t.shape[:-1])
+        except RuntimeError:
+            return
+        if not bool(torch.isfinite(t[bad]).all()):
+            raise AssertionError(f"{what} is NaN or inf on the query whose keys the mask blocks entirely: with the mask's "
+                                 "finfo.min added, that row stays finite (it comes out uniform; the notebook, section 3)")
+
+
 def raise_if_blocked_row_wrong(fn: Callable[..., object], got: object, S: torch.Tensor, M: torch.Tensor) -> None:
     """q05's rows whose keys M blocks entirely: NaN there (raise_if_blocked_row_nan) or all zeros
     (raise_if_blocked_row_zeroed); the notebook says such a row stays finite and comes out uniform."""
@@ -1679,6 +1750,7 @@ def nw_variants(q: torch.Tensor, K: torch.Tensor, V: torch.Tensor) -> dict[str, 
     out = {
         "multiply_by_sqrt_dk": smooth(math.sqrt(d_k)),
         "sqrt_precedence": smooth(2 / d_k),
+        "sqrt_precedence/times": smooth(1 / (2 * d_k)),   # * d_k ** -1 / 2: q.k / (2 d_k) (blind70)
         "nw_returns_weights": kappa / kappa.sum(),
         "scores_negated": smooth(-1 / math.sqrt(d_k)),     # exp(-q.k / sqrt(d_k)), a distance kernel's sign
         # a normalised similarity for the plain one: the cosine q.k / (|q| |k|), scaled or not (naming14)
@@ -2016,6 +2088,11 @@ def qkv_variants(X: torch.Tensor, W_Q: torch.Tensor, W_K: torch.Tensor,
     for key, c in factors.items():
         if sum(math.isclose(c, o, rel_tol=1e-9) for o in factors.values()) == 1:
             out[f"inputs_scaled_before_projection/{key}"] = (Q / c, K / c, V / c)
+    # Q alone returned scaled by 1/sqrt(d_k) (or 1/d_k), K and V plain: the softmax scale folded into the query
+    # projection (blind70); judged on all three, so it is told from X scaled before projecting
+    for key, c in (("query_prescaled", math.sqrt(W_Q.shape[-1])), ("query_prescaled/d_k", float(W_Q.shape[-1]))):
+        if c > 1:
+            out[key] = (Q / c, K, V)
     if X.shape[-2] not in (W_Q.shape[-1], W_V.shape[-1]):   # (d_k, T) for (T, d_k): tokens as columns (naming18)
         out["projections_transposed"] = (Q.transpose(-2, -1), K.transpose(-2, -1), V.transpose(-2, -1))
     out.update(restored_layout_variants(X, (W_Q, W_K, W_V)))   # rows restored in another layout (blind60)
@@ -6830,17 +6907,25 @@ def _mutable_default(fn: ast.FunctionDef) -> tuple[str, str] | None:
 def mutable_default_in_calls(func: str) -> tuple[str, str, str] | None:
     """(def, parameter, default) where the last `def func`, or a def of the notebook it calls by name, takes a
     parameter whose default is a list, dict or set (made once, when the def runs, and shared by every call).
-    Source only, bounded: defs of at most GLOBAL_SCALE_DEF_CHARS characters, 20000 nodes read."""
-    from autograder.grading.source_checks import cells_of, last_function_def
+    Source only, bounded: defs of at most GLOBAL_SCALE_DEF_CHARS characters, 20000 nodes read, the notebook's one
+    cached parse (source_checks._parsed) read once for every name. Red-team round 131: each called name asked
+    last_function_def, which parsed every cell holding the text `def name` again: a project_qkv calling 400 names
+    (in a branch that never runs) beside 20 cells whose comment holds `def aa1111 ...` (83,000 characters) cost
+    62 s of the grader's CPU per grade."""
+    from autograder.grading.source_checks import _parsed, cells_of
     sub = running_submission()
-    cells = cells_of(sub) if sub is not None else []
-    fn = last_function_def(cells, func, GLOBAL_SCALE_DEF_CHARS) if cells else None
+    cells = tuple(cells_of(sub)) if sub is not None else ()
+    defs: dict[str, ast.FunctionDef] = {}
+    for number, tree in _parsed(cells).trees if cells else []:
+        if len(cells[number - 1]) <= GLOBAL_SCALE_DEF_CHARS:
+            defs.update((n.name, n) for n in getattr(tree, "body", []) if isinstance(n, ast.FunctionDef))
+    fn = defs.get(func)
     if fn is None:
         return None
     names = [func] + [n.func.id for n in itertools.islice(ast.walk(fn), 20001)
                       if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id != func]
     for name in dict.fromkeys(names):
-        helper = fn if name == func else last_function_def(cells, name, GLOBAL_SCALE_DEF_CHARS)
+        helper = defs.get(name)
         found = _mutable_default(helper) if helper is not None else None
         if found is not None:
             return (name, *found)

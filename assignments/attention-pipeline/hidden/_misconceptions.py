@@ -158,6 +158,10 @@ MISCONCEPTIONS = {
     "inputs_scaled_before_projection": "scaling X (by 1/sqrt(d_model), 1/sqrt(d_k), ...) before projecting: Q, K "
                                        "and V are X times each matrix, all three one constant factor too small; "
                                        "the 1/sqrt(d_k) belongs to the scores Q K^T only",
+    "query_prescaled": "returning Q already multiplied by 1/sqrt(d_k) (the scale folded into the query projection, as "
+                       "some fused kernels do): project_qkv must return Q = X @ W_Q itself, K and V are right, and "
+                       "scaled_scores divides by sqrt(d_k) a second time, so the scores come out divided by d_k; "
+                       "return the plain product and leave the 1/sqrt(d_k) to scaled_scores",
     "nw_cosine_kernel": "normalising the dot products into cosine similarities (q.k / (|q| |k|)): the kernel is "
                         "exp(q.k / sqrt(d_k)) on the raw dot product, whose size matters",
     "rank_counts_distinct_rows": "counting the distinct rows (the different query vectors) for the rank: the rank "

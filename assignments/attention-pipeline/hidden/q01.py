@@ -69,9 +69,9 @@ def _check(got, X, W_Q, W_K, W_V, dtype, fn=None, submission=None, expected=None
 
 
 def _one_part(wrong, i):
-    """Part i of each whole variant, for naming one result alone. A reordering is judged on all three only
-    (_raise_if_whole_variant): one result equal to another's right value is no proof of a reordering."""
-    return {k: v[i] for k, v in wrong.items() if not k.startswith("results_reordered")}
+    """Part i of each whole variant, for naming one result alone. A reordering, or X scaled, is judged on all three
+    only (_raise_if_whole_variant): Q alone scaled is no proof that X was (blind70's query_prescaled)."""
+    return {k: v[i] for k, v in wrong.items() if not k.startswith(("results_reordered", "inputs_scaled_before_projection"))}
 
 
 def _project(fn, X, W_Q, W_K, W_V):

@@ -236,3 +236,10 @@ def test_cross_padding_mask(cross_attention, scaled_scores, attention_weights, d
     M16[:, T_k - pad:] = torch.finfo(torch.float16).min
     _check(cross_attention, {"scaled_scores": scaled_scores, "attention_weights": attention_weights}, X[0].half(),
            Y[0].half(), [w.half() for w in W], M16, torch.float16)
+    # one query whose keys are all blocked: with finfo.min added that row stays finite (the notebook, section 3);
+    # -inf for the blocked entries makes it NaN (blind70). The other rows are the first case's
+    M[1], stages = torch.finfo(torch.float32).min, (scaled_scores, attention_weights)
+    charged_in_parts(lambda: call(cross_attention, X, Y, *W, M, what="cross_attention"),
+                     lambda out: D.assert_blocked_query_finite(cross_attention, out, X, Y, W, M, torch.float32),
+                     lambda: ref.cross_attention(X, Y, *W, M, parts=dict(zip(("scaled_scores", "attention_weights"), stages))),
+                     parts=stages)

@@ -3077,6 +3077,12 @@ def table_std_means(dims, seed, columns):
     return ref.table_as_tensor(rows)
 
 
+def _std(x, unbiased):
+    """x's std; NaN (a row no table matches) where the unbiased one is undefined (one entry: d = 1's query), without
+    torch's degrees-of-freedom warning on the grader's terminal."""
+    return float("nan") if unbiased and x.numel() < 2 else float(x.std(unbiased=unbiased))
+
+
 def table_input_stds(dims, seed, which, unbiased=True):
     """table_stds_of_keys (naming35, blind34 q4_table_std_of_keys_not_scores): the lesson's table with raw_std
     the std of the drawn key (or query) entries and scaled_std that of the same entries over sqrt(d), the
@@ -3087,8 +3093,7 @@ def table_input_stds(dims, seed, which, unbiased=True):
         q, k = torch.randn(1, d, generator=g), torch.randn(5, d, generator=g)
         x = k if which == "k" else q
         raw = (q @ k.T)[0].double()
-        rows.append({"d": d, "raw_std": float(x.std(unbiased=unbiased)),
-                     "scaled_std": float((x / d ** 0.5).std(unbiased=unbiased)),
+        rows.append({"d": d, "raw_std": _std(x, unbiased), "scaled_std": _std(x / d ** 0.5, unbiased),
                      "H_raw": float(ref.softmax_entropy(raw)), "H_scaled": float(ref.softmax_entropy(raw / d ** 0.5))})
     return ref.table_as_tensor(rows)
 
@@ -9415,6 +9420,8 @@ def helper_swap_said(submission, key: str) -> str:
     positionally while the helper is declared (n, d, ...) and draws torch.randn(n, d, ...) in its declared order.
     "" otherwise (bounded: two parsed defs, quotes cut)."""
     import ast
+    if key == "divide_by_dk":     # naming70: the same replay, with its cause where the source scales q and k both
+        return scale_on_both_said(submission)
     if key != "randn_shape_swapped":
         return ""
     func = _function_of(submission, "dot_product_variance")
@@ -9440,6 +9447,133 @@ def helper_swap_said(submission, key: str) -> str:
                         f"and {b} gets {names[1]}; pass them in the declared order, or by keyword "
                         f"({h}({a}={names[1]}, {b}={names[0]}, ...))")
     return ""
+
+
+_DRAWS70 = frozenset({"randn", "randn_like", "normal", "normal_"})
+
+
+def scale_on_both_said(submission) -> str:
+    """What divide_by_dk (its replay) adds where dot_product_variance's source scales both operands (naming70, words
+    only, the key unchanged): two different draws (names bound to a torch.randn-like call, or such calls themselves)
+    each multiplied or divided by a factor that reads d_k and is no draw (q * d_k ** -0.5 and k * d_k ** -0.5, or
+    q / sqrt(d_k) and k / sqrt(d_k)): the two factors multiply in q.k. "" otherwise (bounded: one parsed def, its
+    first 3000 nodes)."""
+    import ast
+    import itertools
+    func = _function_read(submission, "dot_product_variance")
+    names = _params(func)
+    if not names:
+        return ""
+    nodes = list(itertools.islice(ast.walk(func), 3000))
+    assigns = [n for n in nodes if isinstance(n, ast.Assign)]
+    drawn: set[str] = set()
+    reads_dk = {names[0]}
+    for _ in range(3):     # a factor bound from d_k, then from that name (inv = 1 / root, root = math.sqrt(d_k))
+        for n in assigns:
+            pairs = [(t, n.value) for t in n.targets]
+            pairs += [(a, b) for t in n.targets if isinstance(t, ast.Tuple) and isinstance(n.value, ast.Tuple)
+                      and len(t.elts) == len(n.value.elts) for a, b in zip(t.elts, n.value.elts)]
+            for target, value in pairs:
+                if not isinstance(target, ast.Name):
+                    continue
+                if _called(value) in _DRAWS70:
+                    drawn.add(target.id)
+                elif any(isinstance(x, ast.Name) and x.id in reads_dk for x in ast.walk(value)):
+                    reads_dk.add(target.id)
+
+    def draw(x):
+        if isinstance(x, ast.Name) and x.id in drawn:
+            return x.id
+        return f"@{x.lineno}:{x.col_offset}" if _called(x) in _DRAWS70 else None
+
+    def factor(x):
+        return draw(x) is None and any(isinstance(y, ast.Name) and y.id in reads_dk - drawn for y in ast.walk(x))
+
+    scaled: dict[str, str] = {}
+    for n in nodes:
+        if isinstance(n, ast.BinOp) and isinstance(n.op, (ast.Mult, ast.Div)):
+            for operand, other in ((n.left, n.right), (n.right, n.left)) if isinstance(n.op, ast.Mult) \
+                    else ((n.left, n.right),):
+                if draw(operand) is not None and factor(other):
+                    scaled.setdefault(draw(operand), unparse(n)[:60])
+        elif isinstance(n, ast.AugAssign) and isinstance(n.op, (ast.Mult, ast.Div)) and draw(n.target) is not None \
+                and factor(n.value):
+            scaled.setdefault(draw(n.target), unparse(n)[:60])
+    if len(scaled) < 2:
+        return ""
+    first, second = list(scaled.values())[:2]
+    return (f" (your code scales both operands, `{first}` and `{second}`: each factor is 1/sqrt(d_k) and the two "
+            "multiply in q.k, so the dot product is divided by d_k; scale the dot product once, or only one of q "
+            "and k)")
+
+
+_SPLIT_SIZES70 = re.compile(r"split_with_sizes expects split_sizes to sum exactly to (\d+) \(input tensor's size at "
+                            r"dimension -?\d+\), but got split_sizes=\[([0-9, ]{0,400})\]")
+
+
+def _split_points70(sizes: list[int], d_model: int, d_k: int) -> bool:
+    """Whether `sizes` are split points of heads d_k wide: d_k apart, from 0 or d_k, at most d_model, two or more."""
+    return (len(sizes) >= 2 and d_k > 0 and sizes[0] in (0, d_k) and sizes[-1] <= d_model
+            and all(b - a == d_k for a, b in zip(sizes, sizes[1:])))
+
+
+def _split_call70(submission) -> str | None:
+    """The text of the first torch.split / Tensor.split / split_with_sizes call in multi_head_attention whose second
+    argument is no int literal, or None (bounded: one parsed def)."""
+    import ast
+    import itertools
+    func = _function_read(submission, "multi_head_attention")
+    if func is None:
+        return None
+    for n in itertools.islice(ast.walk(func), 3000):
+        if not (isinstance(n, ast.Call) and _called_name(n) in ("split", "split_with_sizes")):
+            continue
+        on_torch = isinstance(n.func, ast.Attribute) and isinstance(n.func.value, ast.Name) and n.func.value.id == "torch"
+        args = n.args[1:] if on_torch else n.args
+        sizes = args[0] if args else next((k.value for k in n.keywords if k.arg in ("split_size_or_sections",
+                                                                                 "split_size", "split_sizes")), None)
+        if sizes is not None and not (isinstance(sizes, ast.Constant) and isinstance(sizes.value, int)):
+            return unparse(n)[:90]
+    return None
+
+
+def split_points_crash(e: StudentCodeError, X, n_heads, submission=None) -> Misconception | None:
+    """mha_split_points_as_sizes (naming70) from torch's own message: split_with_sizes raised because the sizes it
+    got, [d_k, 2 d_k, ...] (or from 0), sum to more than d_model, the width it names: split points given where torch
+    takes the widths of the pieces. None otherwise."""
+    d_model = X.shape[-1]
+    d_k = d_model // n_heads if n_heads else 0
+    found = _SPLIT_SIZES70.search(e.message or "")
+    if e.exc_type != "RuntimeError" or found is None or int(found.group(1)) != d_model or d_model % max(n_heads, 1):
+        return None
+    sizes = [int(s) for s in found.group(2).replace(" ", "").split(",") if s]
+    if not _split_points70(sizes, d_model, d_k):
+        return None
+    call_text = _split_call70(submission)
+    where = f" (your `{call_text}`)" if call_text else ""
+    first = (e.message.splitlines() or [""])[0]
+    return Misconception("mha_split_points_as_sizes", f"your code raised {e.exc_type}: {first[:200]}: with {n_heads} "
+                         f"heads of d_k = {d_k}, the sizes {sizes[:8]} are where the heads start or end, multiples of "
+                         f"d_k, not their widths{where}: " + describe("mha_split_points_as_sizes"))
+
+
+def split_points_variants(submission, X64, W_Q, W_K, W_V, W_O, n_heads) -> dict:
+    """mha_split_points_as_sizes (naming70), by replay where the source calls split: the points d_k, 2 d_k, ... (or
+    from 0) taken as widths where they happen to sum to d_model (3 heads), each piece through attention scaled by
+    1/sqrt(d_k), concatenated and projected by W_O."""
+    T, d_model = X64.shape
+    d_k = d_model // n_heads
+    if n_heads < 2 or d_model % n_heads or _split_call70(submission) is None:
+        return {}
+    out = {}
+    for start in (0, d_k):
+        sizes = list(range(start, d_model, d_k))
+        if sum(sizes) != d_model or not _split_points70(sizes, d_model, d_k):
+            continue
+        pieces = [M.split(sizes, dim=-1) for M in (X64 @ W_Q, X64 @ W_K, X64 @ W_V)]
+        heads = [torch.softmax(q @ k.transpose(-2, -1) / math.sqrt(d_k), dim=-1) @ v for q, k, v in zip(*pieces)]
+        out[f"mha_split_points_as_sizes/from_{start}"] = torch.cat(heads, dim=-1) @ W_O
+    return out
 
 
 def probe_global_size_said(m: Misconception, question: str, submission) -> Misconception:
@@ -9533,21 +9667,59 @@ def token_count_assert(fn, e, X, Ws, n_heads) -> Misconception | None:
                          + describe("mha_assert_token_count"))
 
 
-def _unbracketed_count(submission) -> str | None:
-    """The first `x / n - 1` of the notebook (n a name or len(...): the count, the - 1 meant for the divisor), in a
-    def of a cell under 20,000 characters (at most 40 cells read), quoted (bounded), or None."""
+def _is_unbracketed(node) -> bool:
+    """`x / n - 1` (n a name or len(...): the count, the - 1 meant for the divisor)."""
+    import ast
+    return isinstance(node, ast.BinOp) and isinstance(node.op, ast.Sub) and isinstance(node.right, ast.Constant) \
+        and node.right.value == 1 and isinstance(node.left, ast.BinOp) and isinstance(node.left.op, ast.Div) \
+        and (isinstance(node.left.right, ast.Name) or (isinstance(node.left.right, ast.Call)
+                                                        and _called(node.left.right) == "len"))
+
+
+def _unbracketed_count(submission, e=None) -> str | None:
+    """The first `x / n - 1` of the notebook, in a def of a cell under 20,000 characters (at most 40 cells read),
+    quoted (bounded), or None. With the crash `e` (red-team round 131): only one that the square root on the line
+    that raised takes, inline (`math.sqrt(total / len(v) - 1)`) or through a name its def binds from it (`var = s /
+    n - 1` ... `math.sqrt(var)`): math.log(0) raises "math domain error" too, and an `i / n - 1` of another def was
+    quoted as the cause."""
     import ast
     from autograder.grading.source_checks import cells_of
-    for cell in (cells_of(submission) if submission is not None else [])[:40]:
+    cells = cells_of(submission) if submission is not None else []
+    frames = e.notebook_frames() if e is not None else []
+    if e is not None:
+        if not frames or not 1 <= frames[-1].cell <= min(len(cells), 40):
+            return None
+        frame = frames[-1]
+        cells = [cells[frame.cell - 1]]
+    for cell in cells[:40]:
         if len(cell) > 20_000 or " - 1" not in cell:
             continue
         tree = _parsed(cell)
-        for node in ast.walk(tree) if tree is not None else []:
-            if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Sub) and isinstance(node.right, ast.Constant) \
-                    and node.right.value == 1 and isinstance(node.left, ast.BinOp) \
-                    and isinstance(node.left.op, ast.Div) and (isinstance(node.left.right, ast.Name) or (
-                        isinstance(node.left.right, ast.Call) and _called(node.left.right) == "len")):
-                return unparse(node)[:80]
+        if tree is None:
+            continue
+        if e is None:
+            hit = next((n for n in ast.walk(tree) if _is_unbracketed(n)), None)
+            if hit is not None:
+                return unparse(hit)[:80]
+            continue
+        scopes = [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+                  and n.name == frame.function] if frame.function != "<module>" else [tree]
+        for scope in scopes[-1:]:
+            fed = {}   # names the def binds from an `x / n - 1`
+            for n in ast.walk(scope):
+                if isinstance(n, (ast.Assign, ast.AnnAssign)) and n.value is not None \
+                        and any(_is_unbracketed(x) for x in ast.walk(n.value)):
+                    fed |= {t.id: n for t in (n.targets if isinstance(n, ast.Assign) else [n.target])
+                            if isinstance(t, ast.Name)}
+            for root in ast.walk(scope):
+                if _called(root) != "sqrt" or not root.lineno <= frame.line <= (root.end_lineno or root.lineno):
+                    continue
+                for x in (x for arg in root.args for x in ast.walk(arg)):
+                    if _is_unbracketed(x):
+                        return unparse(x)[:80]
+                    if isinstance(x, ast.Name) and x.id in fed:
+                        hit = next(y for y in ast.walk(fed[x.id].value) if _is_unbracketed(y))
+                        return unparse(hit)[:80]
     return None
 
 
@@ -9558,7 +9730,7 @@ def table_std_unbracketed_crash(e, dims, seed, submission) -> Misconception | No
     its square root raises, as it did), and the notebook writes `x / n - 1`."""
     if e.exc_type != "ValueError" or "math domain error" not in (e.message or ""):
         return None
-    written = _unbracketed_count(submission)
+    written = _unbracketed_count(submission, e)
     if written is None:
         return None
     for d in list(dims)[:8]:
@@ -9580,8 +9752,9 @@ _LIST_GROWERS = ("append", "extend", "insert")
 def _kept_list(submission, name="dot_product_variance") -> tuple[str, str] | None:
     """(the list's name, its growing call quoted) where the notebook's last `def name` appends to (extends) a list
     bound at cell level (`all_dots = []` or `list()`, a top-level statement of a cell under 20,000 characters) that
-    the function never binds itself (no assignment of that name in it: the list outlives the call), and reads it
-    again after growing it (the result taken over it); None otherwise. Bounded: one parsed def, 40 cells."""
+    the function never binds itself (no assignment of that name in it: the list outlives the call), never empties
+    and reads whole (the result taken over it: _whole_list_read, red-team round 131); None otherwise. Bounded: one
+    parsed def, 40 cells, parsed only where such a list is found in the def."""
     import ast
     from autograder.grading.source_checks import cells_of
     func = _function_of(submission, name)
@@ -9591,7 +9764,12 @@ def _kept_list(submission, name="dot_product_variance") -> tuple[str, str] | Non
     bound |= {a.arg for a in ast.walk(func) if isinstance(a, ast.arg)}
     grown = [c for c in ast.walk(func) if isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute)
              and c.func.attr in _LIST_GROWERS and isinstance(c.func.value, ast.Name) and c.func.value.id not in bound]
-    if not grown:
+    parents = {child: node for node in ast.walk(func) for child in ast.iter_child_nodes(node)}
+    uses = {c.func.value.id: [n for n in ast.walk(func) if isinstance(n, ast.Name) and n.id == c.func.value.id]
+            for c in grown}
+    grown = [c for c in grown if not any(_list_emptied(n, parents) for n in uses[c.func.value.id])
+             and any(_whole_list_read(n, parents) for n in uses[c.func.value.id] if n is not c.func.value)]
+    if not grown:   # before the cells are parsed (each call of the test asks)
         return None
     at_cell_level: set[str] = set()
     for cell in cells_of(submission)[:40]:
@@ -9604,11 +9782,31 @@ def _kept_list(submission, name="dot_product_variance") -> tuple[str, str] | Non
                 targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
                 at_cell_level |= {t.id for t in targets if isinstance(t, ast.Name)}
     for grow in grown:
-        kept = grow.func.value.id
-        reads = [n for n in ast.walk(func) if isinstance(n, ast.Name) and n.id == kept and n is not grow.func.value]
-        if kept in at_cell_level and reads:
-            return kept, unparse(grow)[:60]
+        if grow.func.value.id in at_cell_level:
+            return grow.func.value.id, unparse(grow)[:60]
     return None
+
+
+def _list_emptied(name, parents) -> bool:
+    """Whether this use of a kept list empties it: `x.clear()`, `del x[:]`, `x[:] = ...` (the call starts afresh)."""
+    import ast
+    up = parents.get(name)
+    if isinstance(up, ast.Attribute) and up.attr == "clear":
+        return True
+    return isinstance(up, ast.Subscript) and isinstance(up.slice, ast.Slice) and isinstance(up.ctx, (ast.Store,
+                                                                                                     ast.Del))
+
+
+def _whole_list_read(name, parents) -> bool:
+    """Whether this read of a kept list takes the list as a whole (passed to a call, iterated, unpacked: what a
+    result over every call's dots reads), not one entry or a slice of it (`log[-1]`, `log[-n:]`: this call's own),
+    its length, or a method of it. Red-team round 131: `history.append(v); return history[-1]` was told it mixes
+    every earlier call's dots in, in place of the mistake its number shows."""
+    import ast
+    up = parents.get(name)
+    if isinstance(up, (ast.Subscript, ast.Attribute)):
+        return False
+    return not (isinstance(up, ast.Call) and _called(up) == "len")
 
 
 def raise_if_dots_kept(fn, d_k, seed, scaled, submission, said: str = "") -> None:

@@ -1043,4 +1043,11 @@ MISCONCEPTIONS = {
                               "(X.shape[0] % n_heads: the rows of X) where d_model must be: X is (T, d_model) and "
                               "any number of tokens T is valid, the heads split the d_model columns; check "
                               "X.shape[1] % n_heads == 0 (or X.shape[-1])",
+    # naming70
+    "mha_split_points_as_sizes": "giving torch.split the positions where the heads start or end (split points d_k, "
+                                 "2 d_k, ..., as np.split or torch.tensor_split take them) where it takes the widths "
+                                 "of the pieces: the pieces are d_k, 2 d_k, ... wide, whose sum is not d_model (torch "
+                                 "raises) or, where they happen to add up to it (3 heads), pieces of unequal widths; "
+                                 "use Q.split(d_k, dim=-1) (every piece d_k wide), or torch.tensor_split(Q, points, "
+                                 "dim=-1) for points",
 }

@@ -61,7 +61,8 @@ def _check(fn, attention, X, Ws, n_heads, expected=None, submission=None):
                 **D.mha_overwrite_variants(X64, *W64, n_heads), **D.chained_projection_variants(X64, *W64, n_heads),
                 **D.fused_token_chunk_variants(X64, *W64, n_heads), **D.projection_precision_variants(X, *Ws, n_heads),
                 **D.kept_scale_variants(submission, X64, *W64, n_heads),
-                **D.dot_t_split_variants(submission, X64, *W64, n_heads)}
+                **D.dot_t_split_variants(submission, X64, *W64, n_heads),
+                **D.split_points_variants(submission, X64, *W64, n_heads)}
 
     def check(got):
         D.raise_if_result_not_returned(submission, "multi_head_attention", got, "multi_head_attention(...)")  # naming67
@@ -134,7 +135,8 @@ def _check(fn, attention, X, Ws, n_heads, expected=None, submission=None):
             or D.mha_dtype_crash(fn, e, X, Ws, n_heads) or D.batched_heads_crash(attention, e, X, Ws, n_heads) \
             or D.values_length_heads_crash(e, X, Ws, n_heads) \
             or D.values_row_chunked(fn, e, X, Ws, n_heads) or D.mha_crash_said(e, attention, X, Ws, n_heads) \
-            or D.mha_merge_crash(e, X, Ws, n_heads) or D.mha_counter_advanced(fn, e, X, Ws, n_heads)
+            or D.mha_merge_crash(e, X, Ws, n_heads) or D.mha_counter_advanced(fn, e, X, Ws, n_heads) \
+            or D.split_points_crash(e, X, n_heads, submission)
         if named is not None:
             raise named from None
         raise

@@ -257,6 +257,8 @@ def softmax_variants(x: torch.Tensor, dim: int = -1) -> dict[str, torch.Tensor]:
     out["softmax_running_max"] = softmax_running_max(x.double(), dim)     # round48: torch.cummax as the shift
     out["sigmoid_for_exp"] = sigmoid_normalised(x, dim)     # round54: torch.sigmoid(x - max) where exp belongs
     out["sigmoid_for_exp/unshifted"] = sigmoid_normalised(x, dim, shift=False)
+    if x.dim() and x.shape[dim] > 1:     # round70: a temperature defaulting to sqrt(n), n the slice's length
+        out["softmax_temperature_root_n"] = ref.stable_softmax(x.double() / math.sqrt(x.shape[dim]), dim=dim)
     for key, kw in KEEPDIM.items():
         t = softmax_without_keepdim(x, dim, **kw)
         if t is not None:
@@ -566,6 +568,20 @@ def sdpa_divided_by_own_std(dims, correction=1):
     return variant
 
 
+def sdpa_layer_normed(scaled):
+    """round70 (blind70 q5_scores_layer_normalised_over_the_keys_before_the_softmax_for_stability): the scores (divided
+    by sqrt(d_k), or not) passed through F.layer_norm over the key axis before the mask: each row re-centred (which
+    the softmax ignores) and divided by its own biased std with layer_norm's eps, undoing the scale."""
+    def variant(Q, K, V, mask=None):
+        softmax = STUDENT_SOFTMAX.get()
+        if softmax is not None and not softmax_right_on_small_logits(softmax):
+            return None
+        s = _scores(Q, K, math.sqrt(Q.shape[-1]) if scaled else 1.0)
+        s = torch.nn.functional.layer_norm(s, s.shape[-1:])
+        return _out(_dead_rows_zeroed(ref.stable_softmax(_masked(s, mask)), mask), V, Q)
+    return variant
+
+
 def _divided(divisor):
     def variant(Q, K, V, mask=None):
         w = ref.stable_softmax(_masked(_scores(Q, K, divisor(Q, K, V)), mask))
@@ -650,6 +666,9 @@ VARIANT_FUNCTIONS = {
     "weights_times_wrong_input/queries": sdpa_weights_times("Q"),
     **{f"scores_divided_by_own_std/{where}{'_biased' if c == 0 else ''}": sdpa_divided_by_own_std(dims, c)
        for where, dims in (("all", None), ("row", -1), ("matrix", (-2, -1))) for c in (1, 0)},
+    # round70 (blind70): F.layer_norm over the keys (its eps 1e-5 in the variance), of the scaled or raw scores
+    "scores_divided_by_own_std/layer_norm": sdpa_layer_normed(True),
+    "scores_divided_by_own_std/layer_norm_raw": sdpa_layer_normed(False),
 }
 
 
@@ -1415,6 +1434,7 @@ def _name_crash_by_calls(fn, Q, K, V, mask, e, grad=False):
     name_tuple_as_tensor(e, said)
     name_heads_layout(plain_fn, e, said)       # round56: Flax's (..., length, heads, features) einsum strings
     name_fixed_rank(fn, Q, K, V, mask, e, said)
+    name_keys_reshaped_with_query_length(Q, K, e, said)      # round70: K.reshape(-1, T_q, d_k), replayed
     if "is invalid for input of size" in e.message:
         name_output_given_input_shape(fn, *plain, said)
 
@@ -1991,6 +2011,28 @@ def raise_if_axes_merged(got, expected, what):
 
 
 def judge(fn, Q, K, V, mask, got, what, expected=None):
+    """_judge, with round70's layer norm: scores_divided_by_own_std said as scores_layer_normed where the output is
+    that of F.layer_norm over the keys and none of the plain own-std forms (float32 and float64 tell them apart:
+    layer_norm's eps 1e-5 in the variance; in half precision they stay one key)."""
+    try:
+        return _judge(fn, Q, K, V, mask, got, what, expected)
+    except Misconception as named:
+        if named.key == "scores_divided_by_own_std":
+            name_layer_normed(got, Q, K, V, mask, what)
+        raise
+
+
+def name_layer_normed(got, Q, K, V, mask, what) -> None:
+    if type(got) is not torch.Tensor or got.dtype not in (torch.float32, torch.float64):
+        return
+    forms = {k: f(Q, K, V, mask) for k, f in VARIANT_FUNCTIONS.items() if k.startswith("scores_divided_by_own_std/")}
+    forms = {k: v for k, v in forms.items() if isinstance(v, torch.Tensor) and v.shape == got.shape}
+    hits = set(matching_variants(got, forms, got.dtype))
+    if hits and all("/layer_norm" in k for k in hits):
+        raise Misconception("scores_layer_normed", f"{what} is wrong: it matches " + describe("scores_layer_normed"))
+
+
+def _judge(fn, Q, K, V, mask, got, what, expected=None):
     """The student's output `got` for these inputs against the reference, naming what it matches. `expected`: the
     reference's answer on these inputs where the caller has it."""
     if expected is None:
@@ -3748,6 +3790,32 @@ def name_mask_not_outer(fn, what) -> None:
                         "mismatch: " + describe("mask_not_outer"))
 
 
+def name_keys_reshaped_with_query_length(Q, K, e, said) -> None:
+    """round70 (blind70 q5_bmm_rewrite_reshapes_the_keys_with_the_query_length): with T_q != T_k, the crash is the
+    one that reshaping (or viewing) K with the query length gives, replayed on zeros of the question's own Q and
+    K shapes: K.reshape(-1, T_q, d_k) itself ("shape '[-1, T_q, d_k]' is invalid for input of size ..."), or,
+    where that reshape happens to fit, the batched product of Q.reshape(-1, T_q, d_k) with it (bmm or matmul).
+    Named before shape_of_an_input's second call, which cutting K to T_q keys also makes right (round70: blind70
+    was told the output had V's shape, which its code never gave)."""
+    if Q.dim() < 2 or K.dim() < 2 or Q.shape[-2] == K.shape[-2] or Q.shape[-1] != K.shape[-1]:
+        return
+    t_q, d_k = Q.shape[-2], Q.shape[-1]
+    q, k = torch.zeros(Q.shape), torch.zeros(K.shape)
+    lead = max(1, q.numel() // max(1, t_q * d_k))      # Q's leading entries: K.reshape(B, T_q, d_k)
+    replays = {"keys/reshape": lambda: k.reshape(-1, t_q, d_k), "keys/view": lambda: k.view(-1, t_q, d_k),
+               "keys/lead": lambda: k.reshape(lead, t_q, d_k),
+               "keys/kept": lambda: k.reshape(*K.shape[:-2], t_q, d_k),
+               "keys/kept_last": lambda: k.reshape(*K.shape[:-2], t_q, -1),
+               "keys/bmm": lambda: torch.bmm(q.reshape(-1, t_q, d_k), k.reshape(-1, t_q, d_k).transpose(1, 2)),
+               "keys/matmul": lambda: q.reshape(-1, t_q, d_k) @ k.reshape(-1, t_q, d_k).transpose(-2, -1)}
+    if crash_replayed(f"{e.exc_type}: {e.message}", replays) is None:
+        return
+    raise Misconception("keys_reshaped_with_query_length", f"{said}: with T_q = {t_q} queries and T_k = "
+                        f"{K.shape[-2]} keys, this is the crash of K (shape {tuple(K.shape)}) reshaped with the query "
+                        f"length, K.reshape(-1, {t_q}, {d_k}), or of the batched product with it: "
+                        + describe("keys_reshaped_with_query_length"))
+
+
 def name_output_given_input_shape(fn, Q, K, V, mask, said):
     """A .view/.reshape that cannot hold the output, named only from a second call: with d_v = d_k (V cut
     or tiled to K's width) the same call runs and is right, so the output was given Q's shape; with as many
@@ -3925,6 +3993,33 @@ def name_exponentials_floored(fn, what):
     fit = _floor_of(fn)
     if fit is not None:
         raise Misconception("exponentials_floored", _say_floor(what, fit[0]))
+    name_weights_clamped(fn, what)      # round70: probs.clamp_min(eps) after the division
+
+
+def name_weights_clamped(fn, what):
+    """round70 (blind70 q3_probabilities_clamped_to_a_minimum_epsilon_so_a_later_log_never_sees_zero): FLOOR_PROBE's
+    second call (float64) gives every -inf entry the same small c and leaves every weight above c exactly as the
+    right softmax has it: the weights clamped to at least c after the division (probs.clamp_min(c), torch.clamp,
+    torch.maximum), replayed on the probe; c added to every weight (epsilon_added_to_weights) moves the others by
+    c too, which float64 shows, and is left to name_weight_epsilon."""
+    out = second_call(fn, FLOOR_PROBE.clone(), dim=-1)
+    if type(out) is not torch.Tensor or out.dtype != torch.float64 or out.shape != FLOOR_PROBE.shape:
+        return
+    g, e = out.detach(), ref.stable_softmax(FLOOR_PROBE, dim=-1)
+    blocked = torch.isinf(FLOOR_PROBE)
+    if not bool(torch.isfinite(g).all()) or not bool((g[blocked] > 0).all()):
+        return
+    c = float(g[blocked][0])
+    if not 0 < c <= 1e-4 or bool((e[~blocked] <= c).any()):
+        return
+    replay, added = e.clamp_min(c), e + c
+    if (float((g - replay).abs().max()) > 1e-15 or float((g - added).abs().max()) <= 1e-15
+            or float((replay - e).abs().max()) == 0.0):
+        return
+    raise Misconception("weights_clamped_to_epsilon", f"{what} is wrong: a float64 probe with -inf entries shows "
+                        f"why: every -inf entry gets weight {c:.3g}, not 0, while every other weight is exactly the "
+                        f"softmax's (not moved by {c:.3g}): the weights clamped to at least {c:.3g} after the "
+                        "division: " + describe("weights_clamped_to_epsilon"))
 
 
 def name_floored_replay(fn, got, x, dim, what):
@@ -5207,6 +5302,38 @@ def _is_flat_view_of(expr, roots) -> bool:
             expr = expr.func.value
         else:
             return False
+
+
+def _dropout_call(node) -> bool:
+    """A dropout applied in the source, left training: F.dropout / torch.dropout / nn.functional.dropout(x, ...)
+    without training=False (or a False third argument), or an nn.Dropout module built (and called) in the cell."""
+    if not isinstance(node, ast.Call):
+        return False
+    f = node.func
+    name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
+    if name == "Dropout":
+        return True
+    if name not in ("dropout", "dropout_"):
+        return False
+    off = [k.value for k in node.keywords if k.arg in ("training", "train")] + node.args[2:3]
+    return not any(isinstance(v, ast.Constant) and v.value is False for v in off)
+
+
+def name_scores_through_dropout(scaled, submission) -> None:
+    """q2 (round70, blind70 q2_scaled_scores_passed_through_the_attention_dropout_of_a_pasted_block): the raw
+    variance right (the caller has seen it) and scaled_score_var not the scaled scores' one, where the cell that
+    stores scaled_score_var applies a dropout left training (F.dropout's training defaults to True): random, so
+    no replay; named by the source only, the value said. A cell that calls .eval() is left out. Student text:
+    parsed (bounded), never run."""
+    cells = _cell_trees(submission, "scaled_score_var")
+    if any(isinstance(n, ast.Attribute) and n.attr == "eval" for _seg, tree in cells for n in ast.walk(tree)):
+        return
+    hit = _source_hit(cells, _dropout_call)
+    if hit is None:
+        return
+    raise Misconception("scores_through_dropout", f"scaled_score_var is {scaled:.4g}, not {ref.scaled_score_var:.4g}, "
+                        f"the variance of the scaled scores, and your cell passes them through a dropout (`{hit}`): "
+                        + describe("scores_through_dropout"))
 
 
 def name_scores_changed_in_place_before_scaling(scaled, submission, atol) -> None:
@@ -7701,6 +7828,7 @@ def name_divisor_model_width(got, submission) -> None:
     neither in the source: the plain fact. Student text: parsed (bounded), never run. 11.31 = sqrt(128):
     _name_divisor_from_value_width (round67)."""
     _name_divisor_from_value_width(got, submission)
+    _name_divisor_fourth_root(got, submission)      # round70: 64 ** 0.25, the per-tensor factor of a split scale
     if abs(got - 512 ** 0.5) >= 1e-6:
         return
     trees = [(seg, n.value) for seg, tree in _cell_trees(submission, "scale_divisor") for n in ast.walk(tree)
@@ -7716,6 +7844,87 @@ def name_divisor_model_width(got, submission) -> None:
                             "times wider needs sqrt(8) times the divisor, sqrt(64) = 8: "
                             + describe("divisor_proportional_to_dk"))
     raise AssertionError(f"scale_divisor is {got:.4g}, not 8: the divisor for d_k = 64 is sqrt(64) = 8")
+
+
+def _fourth_root_of(node):
+    """The operand of a fourth root written in the source (x ** 0.25, x ** (1 / 4), pow(x, 0.25), a square root
+    of a square root), else None."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow) and _number(node.right) == 0.25:
+        return node.left
+    if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "pow"
+            and len(node.args) == 2 and _number(node.args[1]) == 0.25):
+        return node.args[0]
+    inner = _root_of(node)
+    return None if inner is None else _root_of(inner)
+
+
+def _name_divisor_fourth_root(got, submission) -> None:
+    """q2 (round70, blind70 q2_scale_divisor_given_as_the_per_tensor_fourth_root_when_the_scale_is_split_over_q_and_k):
+    2.83 is 64 ** 0.25 and also sqrt(8), the example's divisor (example_value_reused, which blind70's code never
+    wrote): named divisor_given_as_fourth_root only where the value assigned to scale_divisor (or the name it is
+    given, assigned in the same cell) takes a fourth root; the split over Q and K said where the cell takes
+    another (or a power -0.25). Student text: parsed (bounded), never run."""
+    if abs(got - 64 ** 0.25) >= 1e-6:
+        return
+    cells = _cell_trees(submission, "scale_divisor")
+    pairs = []
+    for seg, tree in cells:
+        assigns = [n for n in ast.walk(tree) if isinstance(n, ast.Assign)]
+        values = [n.value for n in assigns if any(isinstance(t, ast.Name) and t.id == "scale_divisor" for t in n.targets)]
+        named = {v.id for v in values if isinstance(v, ast.Name)}
+        values += [n.value for n in assigns if any(isinstance(t, ast.Name) and t.id in named for t in n.targets)]
+        pairs += [(seg, v) for v in values]
+    hit = _source_hit(pairs, lambda n: _fourth_root_of(n) is not None)
+    if hit is None:
+        return
+    split = sum(1 for _seg, tree in cells for n in ast.walk(tree)
+                if _fourth_root_of(n) is not None or (isinstance(n, ast.BinOp) and isinstance(n.op, ast.Pow)
+                                                      and _number(n.right) == -0.25)) > 1
+    how = ("; your cell also scales Q and K by a fourth root each, so the scores it measures are divided by "
+           "the product, sqrt(64) = 8" if split else "")
+    raise Misconception("divisor_given_as_fourth_root", f"scale_divisor is {got:.4g} = 64 ** 0.25 (`{hit}`), a "
+                        f"fourth root, where the divisor of the scores is sqrt(64) = 8{how}: "
+                        + describe("divisor_given_as_fourth_root"))
+
+
+def _times_two(node) -> bool:
+    """A product with the literal 2 as one factor, the whole chain (2 * m * k * n parses as ((2 * m) * k) * n)."""
+    factors, todo = [], [node]
+    while todo:
+        n = todo.pop()
+        if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mult):
+            todo += [n.left, n.right]
+        else:
+            factors.append(n)
+    return isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult) and any(_number(f) == 2 for f in factors)
+
+
+def madds_twice_cause(submission) -> str:
+    """q8 (round70, blind70 q8_score_madds_from_a_flop_helper_that_counts_two_per_multiply_add): score_madds twice
+    the multiply-adds, where the cell that stores it computes it with a helper function (defined in that cell)
+    whose body multiplies by a literal 2, or writes the 2 itself in a value that names a FLOP count: the cause
+    the source shows, a multiply and an add counted apart; else the key's text, which gives all three causes the
+    number alone allows. Student text: parsed (bounded), never run."""
+    try:
+        for seg, tree in _cell_trees(submission, "score_madds"):
+            defs = {n.name: n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)}
+            defs |= {n.targets[0].id: n.value for n in ast.walk(tree) if isinstance(n, ast.Assign)   # f = lambda ...
+                     and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) and isinstance(n.value, ast.Lambda)}
+            for n in ast.walk(tree):
+                if not (isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "score_madds"
+                                                          for t in n.targets)):
+                    continue
+                called = [defs[c.func.id] for c in ast.walk(n.value) if isinstance(c, ast.Call)
+                          and isinstance(c.func, ast.Name) and c.func.id in defs]
+                flop = any("flop" in x.id.lower() for x in ast.walk(n.value) if isinstance(x, ast.Name))
+                hit = _source_hit([(seg, d) for d in called] + ([(seg, n.value)] if flop else []), _times_two)
+                if hit is not None:
+                    return (f"your cell counts 2 per multiply-add (`{hit}`), a FLOP count, which counts a multiply "
+                            "and an add apart; score_madds asks for the multiply-adds of Q @ K.T, each once: "
+                            "T * T * d_k")
+    except Exception:  # noqa: BLE001 - an unreadable source shows nothing
+        pass
+    return describe("madds_counted_twice")
 
 
 def _stored_names(tree) -> set[str]:
@@ -8474,9 +8683,11 @@ def trace_features_cut(which):
     return {"dot_product_features_cut_short": w @ ref.V3 if which == "out3" else w}
 
 
-def _start_at_one(trees) -> str | None:
-    """The first `x = 1` of the cells that a later `x += ...` (or `x = x + ...`) of theirs adds to, quoted."""
-    starts, grown = {}, set()
+def _start_at_one(trees, name: str = "") -> str | None:
+    """The first `x = 1` of the cells that a later `x += ...` (or `x = x + ...`) of theirs adds to, quoted; with
+    `name`, only an x that is `name` itself or that `name` is assigned from (`attn_entries = count`): a `step = 1`
+    counted up in a loop of its own is no counter of the answer's (red-team round 131)."""
+    starts, grown, feeds = {}, set(), {name}
     for segments, tree in trees:
         for node in ast.walk(tree):
             if (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
@@ -8488,7 +8699,10 @@ def _start_at_one(trees) -> str | None:
                     and isinstance(node.value, ast.BinOp) and isinstance(node.value.op, ast.Add)
                     and isinstance(node.value.left, ast.Name) and node.value.left.id == node.targets[0].id):
                 grown.add(node.targets[0].id)
-    return next((quote for name, quote in starts.items() if name in grown), None)
+            if name and isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name
+                                                             for t in node.targets):
+                feeds |= {n.id for n in ast.walk(node.value) if isinstance(n, ast.Name)}
+    return next((quote for x, quote in starts.items() if x in grown and (not name or x in feeds)), None)
 
 
 def name_count_started_at_one(got, name, submission) -> None:
@@ -8498,7 +8712,7 @@ def name_count_started_at_one(got, name, submission) -> None:
     right = {"attn_entries": ref.attn_entries, "score_madds": ref.score_madds}.get(name)
     if right is None or got != right + 1:
         return
-    hit = _start_at_one(_cell_trees(submission, name))
+    hit = _start_at_one(_cell_trees(submission, name), name)
     if hit is None:
         raise AssertionError(f"{name} is {got:,}, one more than {right:,}: {got:,} is not {right:,}; count from 0 "
                              "(or write the product of the sizes)")
@@ -8506,30 +8720,82 @@ def name_count_started_at_one(got, name, submission) -> None:
                         "starts the counter at 1: " + describe("count_started_at_one"))
 
 
-def _kept_state(trees) -> str | None:
-    """A function of the cells that adds to a name declared global (or nonlocal), or to an item or attribute of a
-    name it neither takes nor binds (a module-level dict or list, counts["n"] += ...): the first such line, quoted."""
-    for segments, tree in trees:
-        for func in ast.walk(tree):
-            if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+_KEPT_DEFS = 20     # defs read for a kept total: those the answer cells call, and those they call (bounded)
+
+
+def _counting_defs(submission) -> list:
+    """(Segments, def) of the cell-level defs that the cells storing cost_ratio or score_madds call by name, and of
+    the cell-level defs those call (at most _KEPT_DEFS, the last def of a name): the functions whose count the ratio
+    is. Read from the notebook's one cached parse (source_checks._parsed). Red-team round 131: any def of the
+    notebook was read, so a debug counter in stable_softmax named a cost_ratio of 5 typed as a number."""
+    from autograder.grading.source_checks import _parsed
+    cells = tuple(cells_of(submission)) if submission is not None else ()
+    trees = dict(_parsed(cells).trees) if cells else {}
+    defs = {}
+    for number, tree in sorted(trees.items()):
+        for stmt in getattr(tree, "body", []):
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                defs[stmt.name] = (number - 1, stmt)
+
+    def called(nodes):
+        return [n.func.id for node in nodes for n in ast.walk(node)
+                if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in defs]
+
+    answers = sorted({i for name in ("cost_ratio", "score_madds") for i in cells_assigning(cells, name)})
+    todo = called(trees[i + 1] for i in answers if i + 1 in trees)
+    seen: list = []
+    while todo and len(seen) < _KEPT_DEFS:
+        name = todo.pop(0)
+        if name not in seen:
+            seen.append(name)
+            todo += called([defs[name][1]])
+    return [(_LazySegments(cells[defs[name][0]]), defs[name][1]) for name in seen]
+
+
+class _LazySegments:
+    """Segments(cell), made only where a line of it is quoted."""
+
+    def __init__(self, cell):
+        self.cell, self.made = cell, None
+
+    def of(self, node):
+        if self.made is None:
+            self.made = Segments(self.cell)
+        return self.made.of(node)
+
+
+def _kept_state(defs, globals_made=frozenset()) -> str | None:
+    """A def of `defs` that adds to a name it declares global, or to an item or attribute of a name it never binds
+    (no parameter, assignment of any kind, import or nested def of its own: a `counts: dict = {}` or a `with ... as
+    box` is the call's) that a cell binds at its top level (`globals_made`): the first such line, quoted. A nonlocal
+    total is bound in the def itself (the defs are cell-level), and a global the def's own body assigns (`global
+    total; total = 0`) is set back on each call (red-team round 131)."""
+    for segments, func in defs:
+        declared = {n for node in ast.walk(func) if isinstance(node, ast.Global) for n in node.names}
+        local = {n.id for n in ast.walk(func) if isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del))}
+        local |= {a.arg for a in ast.walk(func) if isinstance(a, ast.arg)}
+        local |= {n.name for n in ast.walk(func) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef,
+                                                                       ast.ClassDef))}
+        local |= {(a.asname or a.name).split(".")[0] for n in ast.walk(func) if isinstance(n, (ast.Import,
+                                                                                           ast.ImportFrom))
+                  for a in n.names}
+        local |= {n for node in ast.walk(func) if isinstance(node, ast.Nonlocal) for n in node.names}
+        local -= declared
+        reset = {t.id for n in func.body if isinstance(n, (ast.Assign, ast.AnnAssign))     # `total = 0` on each call
+                 for t in (n.targets if isinstance(n, ast.Assign) else [n.target]) if isinstance(t, ast.Name)}
+        declared -= reset
+        for node in ast.walk(func):
+            if not isinstance(node, ast.AugAssign):
                 continue
-            declared = {n for node in ast.walk(func) if isinstance(node, (ast.Global, ast.Nonlocal))
-                        for n in node.names}
-            local = {a.arg for a in func.args.args + func.args.kwonlyargs} | {
-                t.id for node in ast.walk(func) if isinstance(node, (ast.Assign, ast.For, ast.comprehension))
-                for t in ast.walk(node.target if not isinstance(node, ast.Assign) else ast.Tuple(node.targets))
-                if isinstance(t, ast.Name)}
-            for node in ast.walk(func):
-                if not isinstance(node, ast.AugAssign):
-                    continue
-                target = node.target
-                base = target
-                while isinstance(base, (ast.Subscript, ast.Attribute)):
-                    base = base.value
-                if not isinstance(base, ast.Name):
-                    continue
-                if (base is target and base.id in declared) or (base is not target and base.id not in local):
-                    return (segments.of(node) or unparse(node)).splitlines()[0][:80]
+            target = node.target
+            base = target
+            while isinstance(base, (ast.Subscript, ast.Attribute)):
+                base = base.value
+            if not isinstance(base, ast.Name):
+                continue
+            if (base is target and base.id in declared) or (
+                    base is not target and base.id not in local and base.id in globals_made):
+                return (segments.of(node) or unparse(node)).splitlines()[0][:80]
     return None
 
 
@@ -8540,14 +8806,12 @@ def name_count_kept_between_calls(got, submission) -> None:
     source: 5 has other readings); else said as the plain fact."""
     if got != ref.cost_ratio + 1:
         return
-    cells = cells_of(submission) if submission is not None else []
-    trees = []
-    for cell in cells[:200]:
-        try:
-            trees.append((Segments(cell), parse(cell)))
-        except (SyntaxError, ValueError, RecursionError, MemoryError):
-            continue
-    hit = _kept_state(trees)
+    from autograder.grading.source_checks import cells_assigning_globally
+    defs = _counting_defs(submission) if submission is not None else []
+    cells = cells_of(submission) if defs else []
+    bases = {n.id for _segments, func in defs for t in ast.walk(func) if isinstance(t, ast.AugAssign)
+             for n in ast.walk(t.target) if isinstance(n, ast.Name)}
+    hit = _kept_state(defs, frozenset(b for b in bases if cells_assigning_globally(cells, b)))
     if hit is None:
         raise AssertionError(f"cost_ratio is {got}, not {ref.cost_ratio}: {got} is (1 + {ref.cost_ratio}), what a "
                              "count at 2T that still holds the count at T gives; does your count start from 0 on every "

@@ -906,6 +906,36 @@ MISCONCEPTIONS = {
                                 "dict or list it adds to): the count at 2T still holds the count at T, so the "
                                 "ratio is (1 + 4) instead of 4; start the total at 0 inside the function, on every "
                                 "call",
+    # round 70 (blind70: code an AI assistant wrote, one confident wrong detail)
+    "divisor_given_as_fourth_root": "giving scale_divisor as a fourth root, d_k ** 0.25 (sqrt(8) = 2.83 for "
+                                    "d_k = 64): that is the factor each of Q and K is divided by when the scale is "
+                                    "split over them, but the scores are divided by the product of the two, "
+                                    "d_k ** 0.25 * d_k ** 0.25 = sqrt(d_k); scale_divisor asks for that divisor of "
+                                    "the scores, math.sqrt(64) = 8",
+    "scores_through_dropout": "passing the scores through a dropout before measuring them (F.dropout trains by "
+                              "default, training=True; an nn.Dropout module too until .eval()): it zeroes a "
+                              "fraction p of the scores at random and multiplies the rest by 1 / (1 - p), so their "
+                              "variance comes out larger; measure raw_scores / math.sqrt(d_k) itself, without "
+                              "dropout",
+    "keys_reshaped_with_query_length": "reshaping K with the query length T (and S to T x T), which holds only when "
+                                       "T_q == T_k, as in self-attention: with another number of keys the reshape "
+                                       "fails or mixes keys across batch entries; reshape K with its own length "
+                                       "K.shape[-2] and S to (..., T_q, T_k)",
+    "scores_layer_normed": "passing the scores through a layer norm over the keys (F.layer_norm(scores, "
+                           "scores.shape[-1:]), for stability) before the softmax: it re-centres each query's "
+                           "scores, which the softmax ignores, and divides them by their own std, which undoes the "
+                           "1/sqrt(d_k) scale; the scale is the constant sqrt(d_k) (the max-subtraction in the "
+                           "softmax is the stability step): remove the layer norm",
+    "weights_clamped_to_epsilon": "clamping the softmax weights to at least a small eps after the division "
+                                  "(probs.clamp_min(eps), to keep a later log away from 0): a blocked (-inf) key "
+                                  "gets weight eps instead of exactly 0, and its row sums to more than 1; return "
+                                  "exp / sum as it is, and guard the later log where it is taken (log(p + eps), "
+                                  "or log_softmax)",
+    "softmax_temperature_root_n": "dividing the logits by sqrt(n), n the length of the softmax axis (a "
+                                  "temperature whose default is sqrt(x.size(dim)) instead of 1): every call "
+                                  "flattens the weights; a softmax takes its logits as they are (the attention "
+                                  "scales its scores by 1/sqrt(d_k) before calling it): default the temperature to "
+                                  "1, or leave it out",
     # rules
     "forbidden_api": "calling an API this assignment forbids (F.scaled_dot_product_attention) instead of "
                      "implementing it",

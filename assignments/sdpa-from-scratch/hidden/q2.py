@@ -137,6 +137,7 @@ def _check_variances(raw, scaled, submission=None):
                                                         **diag.score_statistics_to_rounding(scaled, 8 ** 0.5)},
                          "scaled_score_var", ATOL)
         diag.name_scores_changed_in_place_before_scaling(scaled, submission, ATOL)     # round56: a view's -=, pow_
+        diag.name_scores_through_dropout(scaled, submission)     # round70: F.dropout left training, by source
         raise AssertionError("scaled_score_var is not the variance of the scaled scores")
 
 
