@@ -509,6 +509,21 @@ def raise_if_one_value(got: object, want: tuple[torch.Tensor, ...], names: tuple
                                 + describe("returns_one_value") + f" (return ({', '.join(names)}))")
 
 
+def other_dtype_min_said(blocked: torch.Tensor, dtype: torch.dtype) -> str:
+    """Words for blocked entries that all hold another float dtype's finfo.min (blind71: a float32 mask built once,
+    then cast to float64): which dtype's, and the fix; "" where they hold anything else."""
+    if blocked.numel() == 0 or not bool((blocked == blocked.flatten()[0]).all()):
+        return ""
+    c = float(blocked.flatten()[0])
+    for other in (torch.float16, torch.bfloat16, torch.float32, torch.float64):
+        if other != dtype and c == torch.finfo(other).min and c != torch.finfo(dtype).min:
+            name, want = str(other).removeprefix("torch."), str(dtype).removeprefix("torch.")
+            return (f": they hold {c:.3g}, {name}'s torch.finfo(...).min, not {want}'s ({torch.finfo(dtype).min:.3g}): "
+                    f"the mask is built in {name} (a constant or a mask made once in {name}) and then cast to {want}; "
+                    "build it in the dtype asked, with torch.finfo(dtype).min of that dtype")
+    return ""
+
+
 def raise_if_blocked_value(blocked: torch.Tensor, dtype: torch.dtype) -> None:
     """The right entries blocked, every one holding one constant that is not very negative: named after
     the constant that is not torch.finfo(dtype).min (finfo.max or finfo.tiny typed for it, a small
@@ -1725,6 +1740,43 @@ def cross_attention_variants(X: torch.Tensor, Y: torch.Tensor, W_Q: torch.Tensor
     if X.shape[-2] == Y.shape[-2]:                   # A V needs as many keys as values: only then it runs
         out["cross_roles_swapped/values_from_x"] = _attend(Q, K, X @ W_V, M, 1 / math.sqrt(d_k))
         out["cross_roles_swapped/keys_from_x"] = _attend(Q, X @ W_K, V, M, 1 / math.sqrt(d_k))
+    for key, A_cut in block_last_row_cut_variants(A, "cross_attention").items():
+        out[key] = (A_cut @ V, A_cut)
+    return out
+
+
+def inclusive_slice_end(func: str) -> str | None:
+    """A slice, quoted, in the notebook's last `def func` of the test now running whose end is one less than a
+    block's end (`[start:start + chunk - 1]`, or `stop = start + chunk - 1` then `[start:stop]`): the end taken as the
+    block's last index, where a slice stops before its end. None where it has none."""
+    node = _def_of(None, func)
+    if node is None:
+        return None
+
+    def minus_one(n: ast.AST | None) -> bool:
+        return isinstance(n, ast.BinOp) and isinstance(n.op, ast.Sub) and isinstance(n.right, ast.Constant) \
+            and n.right.value == 1
+    ends = {t.id for n in ast.walk(node) if isinstance(n, ast.Assign) and minus_one(n.value)
+            for t in n.targets if isinstance(t, ast.Name)}
+    for n in ast.walk(node):
+        if isinstance(n, ast.Slice) and n.lower is not None and (
+                minus_one(n.upper) or isinstance(n.upper, ast.Name) and n.upper.id in ends):
+            return pyparse_unparse(n)[:60]
+    return None
+
+
+def block_last_row_cut_variants(A: torch.Tensor, func: str) -> dict[str, torch.Tensor]:
+    """The right A with the last row of every block of `chunk` query rows left at zero, for the chunk sizes 2..64
+    (blind71's `stop = start + chunk - 1` then `[start:stop]`): replayed only where `def func` slices so
+    (inclusive_slice_end)."""
+    T = A.shape[-2] if A.dim() >= 2 else 0
+    if T < 2 or T > 4096 or inclusive_slice_end(func) is None:
+        return {}
+    out = {}
+    for c in range(2, min(T, 64) + 1):
+        cut = A.clone()
+        cut[..., c - 1::c, :] = 0
+        out[f"slice_end_inclusive/chunk{c}"] = cut
     return out
 
 
@@ -1810,6 +1862,21 @@ def nw_variants(q: torch.Tensor, K: torch.Tensor, V: torch.Tensor) -> dict[str, 
     for key, n in lengths.items():
         if math.sqrt(n) not in other and list(lengths.values()).count(n) == 1:
             out[key] = smooth(1 / math.sqrt(n))
+    out.update(nw_half_kernel_variants(q, K, V))
+    return out
+
+
+def nw_half_kernel_variants(q: torch.Tensor, K: torch.Tensor, V: torch.Tensor) -> dict[str, torch.Tensor]:
+    """The kernel weights (or the normalised weights) made in float16 to save memory and cast back to V's dtype
+    (blind71's exp((K @ q / sqrt(d_k)).half())): the right formula with that one step rounded to float16, the rest in
+    the input's dtype. Only for float32 and float64 inputs, whose rows carry more digits than float16's."""
+    if V.dtype not in (torch.float32, torch.float64) or K.shape[-2] > 4096:
+        return {}
+    dt, s = V.dtype, K @ q / math.sqrt(q.shape[-1])
+    kernels = {"scores": torch.exp(s.half()).to(dt), "weights": torch.exp(s).half().to(dt)}
+    out = {f"float16_precision/kernel_from_{how}": (k[:, None] * V).sum(0) / k.sum() for how, k in kernels.items()}
+    out["float16_precision/softmax_in_half"] = torch.softmax(s.half(), dim=0).to(dt) @ V
+    out["float16_precision/softmax_rounded"] = torch.softmax(s, dim=0).half().to(dt) @ V
     return out
 
 
@@ -1979,6 +2046,7 @@ def entropy_variants(A: torch.Tensor) -> dict[str, torch.Tensor]:
         diagonal = {}
     return {
         **diagonal,
+        **entropy_log_in_place_variants(A),
         # the min-entropy -log2(max_j a_j), the largest weight alone (blind26), in bits and in nats
         "min_entropy": -torch.log2(A.amax(dim=-1)),
         "min_entropy/nats": -torch.log(A.amax(dim=-1)),
@@ -2569,8 +2637,34 @@ def after_named(fn, S, M, named):
     read from len(S) (raise_if_len_as_dim)."""
     raise_if_whole_input_negated(fn, S, M, named)
     raise_if_mask_converted(fn, S, M, named)
+    raise_if_block_default_hides_tail(fn, S, M, named)
     if named.key in ("softmax_wrong_dim", "softmax_implicit_dim"):
         raise_if_len_as_dim(fn, S, M)
+
+
+def raise_if_block_default_hides_tail(fn: Callable[..., object], S: torch.Tensor, M: torch.Tensor | None,
+                                      named: Misconception) -> None:
+    """chunk_remainder_dropped, not default_argument_wrong, for an added block-size parameter (chunk=4) that is
+    right only at 1 (blind71): a block of 1 divides every length, so it hides a loop over range(T // chunk) that
+    never visits the last partial block. The evidence: the source's whole-blocks range and the same call's A equal to
+    the replay with the rows past the last whole block left at zero; the default itself is no mistake."""
+    if named.key != "default_argument_wrong" or not isinstance(S, torch.Tensor):
+        return
+    cuts = chunked_weights_variants(S, M)
+    if not cuts:
+        return
+    try:
+        got = fn(S, M)
+    except StudentCodeError:
+        return
+    hit = [k for k, v in cuts.items() if k.startswith("chunk_remainder_dropped/") and is_right(got, v, S.dtype)]
+    if hit and whole_blocks_range("attention_weights") is not None:
+        m, n = int(hit[0].rsplit("rows", 1)[1]), S.shape[-2]
+        rows = f"row {m} is" if m == n - 1 else f"rows {m} to {n - 1} are"
+        raise Misconception("chunk_remainder_dropped", f"A's {rows} zero: your loop "
+                            f"{whole_blocks_range('attention_weights')} covers only the whole blocks (a block size "
+                            "of 1 hides it, since it divides every length; the block size is no mistake): "
+                            + describe("chunk_remainder_dropped")) from None
 
 
 def mean_shifted_softmax(S: torch.Tensor, M: torch.Tensor | None) -> torch.Tensor:
@@ -2827,12 +2921,15 @@ def raise_if_only_next_key_blocked(blocked: torch.Tensor, T: int) -> None:
                                 "query still reads the future: " + describe("mask_only_next_key"))
 
 
-def raise_if_count_constant(fn: Callable[..., object] | None, d_model: int, d_k: int, d_v: int) -> None:
+def raise_if_count_constant(fn: Callable[..., object] | None, d_model: int, d_k: int, d_v: int, got: object = None,
+                            with_output: bool = False) -> None:
     """A W_Q, W_K, W_V count that does not move with the sizes (blind64: the numel of the lesson's own 6 x 4
     weight tensors, 72 for any d_model, d_k, d_v): the count without W_O, wrong here, is the same number at two
-    other sizes too (second and third calls). Said plainly: not only d_v against d_k, no size changes it."""
+    other sizes too (second and third calls). Said plainly: not only d_v against d_k, no size changes it. First, a
+    count in bytes (raise_if_count_in_bytes) where `got` is given."""
     if fn is None:
         return
+    raise_if_count_in_bytes(fn, got, d_model, d_k, d_v, with_output)
     sizes = [(d_model, d_k, d_v), (d_model + 13, d_k + 5, d_v + 3), (11, 3, 7)]
     counts = []
     for s in sizes:
@@ -2853,6 +2950,51 @@ def raise_if_count_constant(fn: Callable[..., object] | None, d_model: int, d_k:
                         + f": it does not change with the sizes at all (not only d_v against d_k is wrong), where "
                         f"these sizes need {ref.qkv_param_count(d_model, d_k, d_v)}: "
                         + describe("param_count_constant")) from None
+
+
+_BYTE_WORDS = re.compile(r"byte|element_size|itemsize|nbytes", re.IGNORECASE)
+
+
+def def_text(submission: object, func: str) -> str | None:
+    """The text of the notebook's last top-level `def func`, comments included, from the cell that holds it (cells
+    up to STATE_DEF_CHARS long; a longer def is not read); None where there is none readable."""
+    from autograder.grading.source_checks import cells_of, last_function_def
+    for cell in reversed(cells_of(submission) if submission is not None else []):
+        node = last_function_def([cell], func, STATE_DEF_CHARS)
+        if node is not None:
+            text = "\n".join(cell.splitlines()[node.lineno - 1:node.end_lineno or node.lineno])
+            return text if len(text) <= STATE_DEF_CHARS else None
+    return None
+
+
+def raise_if_count_in_bytes(fn: Callable[..., object], got: object, d_model: int, d_k: int, d_v: int,
+                            with_output: bool) -> None:
+    """param_count_in_bytes (blind71's `return 4 * n`, "4 bytes per float32 weight"): the count is k = 2, 4 or 8
+    (bytes per float16, float32, float64 weight) times the right one here and, without and with W_O, at two other
+    sizes (no size-made factor such as a head count), and qkv_param_count's own text speaks of bytes (a comment, a
+    name, element_size(), itemsize, nbytes)."""
+    right = ref.qkv_param_count(d_model, d_k, d_v, with_output)
+    if type(got) not in (int, float) or got == right or right <= 0:
+        return
+    k = got / right
+    if k not in (2.0, 4.0, 8.0):
+        return
+    for sizes in ((d_model + 13, d_k + 5, d_v + 3), (11, 3, 7)):
+        for w in (False, True):
+            try:
+                n = fn(*sizes, with_output=w)
+            except (StudentCodeError, TypeError):
+                return
+            if type(n) not in (int, float) or n != k * ref.qkv_param_count(*sizes, w):
+                return
+    text = def_text(current_submission(), "qkv_param_count")
+    if text is None or _BYTE_WORDS.search(text) is None:
+        return
+    width = {2.0: "float16", 4.0: "float32", 8.0: "float64"}[k]
+    raise Misconception("param_count_in_bytes", f"the count is {int(got)}, {int(k)} times the {right} weights of "
+                        f"d_model={d_model}, d_k={d_k}, d_v={d_v}{' with W_O' if with_output else ''}, and {int(k)} "
+                        f"times at other sizes too ({int(k)} bytes per {width} weight): "
+                        + describe("param_count_in_bytes")) from None
 
 
 _CONSTANT_MAKERS = frozenset({"ones", "ones_like", "full", "full_like", "new_ones", "new_full"})
@@ -5136,11 +5278,14 @@ def whole_block_cuts(n: int) -> list[int]:
 
 def chunked_weights_variants(S: torch.Tensor, M: torch.Tensor | None) -> dict[str, torch.Tensor]:
     """The softmax written over blocks of query rows with range(T_q // chunk) (blind60): the rows past the last whole
-    block are never written and stay zero. Replayed only where attention_weights has such a range."""
-    if S.dim() < 2 or S.shape[-2] > 4096 or whole_blocks_range("attention_weights") is None:
+    block are never written and stay zero. Replayed only where attention_weights has such a range; the last row of
+    every block left at zero where it slices [start:start + chunk - 1] (block_last_row_cut_variants)."""
+    if S.dim() < 2 or S.shape[-2] > 4096:
         return {}
     A = torch.softmax(S if M is None else S + M, dim=-1)
-    out = {}
+    out = dict(block_last_row_cut_variants(A, "attention_weights"))
+    if whole_blocks_range("attention_weights") is None:
+        return out
     for m in whole_block_cuts(S.shape[-2]):
         cut = A.clone()
         cut[..., m:, :] = 0
@@ -5533,6 +5678,39 @@ def nw_feature_map_variants(q: torch.Tensor, K: torch.Tensor, V: torch.Tensor) -
         kappa = phi(K * a) @ phi(q * b)
         out["nw_linear_feature_map_kernel" + how] = (kappa[:, None] * V).sum(0) / kappa.sum()
     return out
+
+
+def in_place_operand_reread(func: str) -> str | None:
+    """A binary operation, quoted, in the notebook's last `def func` of the test now running, one side of which
+    calls an in-place method on a name the other side reads (`P * P.log2_()`, `P.log_() * P`): the call overwrites
+    the tensor before the product is taken, so both sides see the new values (which is no mistake everywhere: a gate
+    for a replay, never a name by itself). None where it has none."""
+    node = _def_of(None, func)
+    if node is None:
+        return None
+
+    def in_place_on(n: ast.AST) -> set[str]:
+        return {c.func.value.id for c in ast.walk(n) if isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute)
+                and c.func.attr.endswith("_") and not c.func.attr.startswith("_") and isinstance(c.func.value, ast.Name)}
+
+    def reads(n: ast.AST) -> set[str]:
+        return {m.id for m in ast.walk(n) if isinstance(m, ast.Name) and isinstance(m.ctx, ast.Load)}
+    for n in ast.walk(node):
+        if isinstance(n, ast.BinOp) and (in_place_on(n.left) & reads(n.right) or in_place_on(n.right) & reads(n.left)):
+            return pyparse_unparse(n)[:80]
+    return None
+
+
+def entropy_log_in_place_variants(A: torch.Tensor) -> dict[str, torch.Tensor]:
+    """The log taken in place on the tensor it multiplies (blind71's -(P * P.log2_()) with P = A, zeros set to 1):
+    log2_ runs first, so the terms are log2(p) * log2(p), not p log2 p. Replayed only where row_entropy_bits has such
+    an operation (in_place_operand_reread); in bits and in nats."""
+    if A.numel() > 1 << 16 or in_place_operand_reread("row_entropy_bits") is None:
+        return {}
+    P = A.masked_fill(A == 0, 1.0)
+    return {f"inplace_operand_overwritten/{unit}": -(L * L).sum(dim=-1) * scale
+            for unit, L, scale in (("bits", torch.log2(P), 1.0), ("nats", torch.log(P), 1.0),
+                                   ("nats_over_ln2", torch.log(P), 1 / math.log(2)))}
 
 
 def entropy_lower_triangle_variants(A: torch.Tensor) -> dict[str, torch.Tensor]:

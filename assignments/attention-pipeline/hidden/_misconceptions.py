@@ -843,6 +843,21 @@ MISCONCEPTIONS = {
                               "largest value (32767 for int16) the products and sums wrap around silently, so a large "
                               "layer's count comes out wrong (even negative); count with Python ints (or int64)",
     "entropy_terms_not_summed": "returning the terms -p log p without summing them over the last dimension",
+    "param_count_in_bytes": "counting the memory the weights take (bytes: 4 per float32 weight, 2 per float16) "
+                            "instead of the number of weights: the count comes out that many times too large; a "
+                            "parameter count is the number of entries of W_Q, W_K, W_V (and W_O), d_model (2 d_k + "
+                            "d_v) without W_O: return that, with no bytes-per-weight factor",
+    # one text with scaled-attention's key of the same name (naming round 71 there)
+    "slice_end_inclusive": "ending each chunk of query rows one row early (slice(start, stop - 1), or start:stop - 1, "
+                           "where stop is already exclusive: Python's slice end is never included): the last row of "
+                           "every chunk is never computed and stays 0 in the zero-filled result, and a chunk of one "
+                           "row is sliced to none (a max or softmax over no rows raises); slice each chunk as "
+                           "slice(start, min(start + chunk, T))",
+    "inplace_operand_overwritten": "calling an in-place method (P.log2_(), x.exp_(), x.mul_()) on a tensor that the "
+                                   "same expression also reads: the in-place call runs before the product is taken "
+                                   "and overwrites the tensor, so the other operand sees the new values too (P * "
+                                   "P.log2_() is log2(P) * log2(P), not P * log2(P)); use the out-of-place form "
+                                   "(P * P.log2()), which leaves P as it is",
     "rank_measured_at_small_length": "measuring the largest rank on an example with fewer tokens than d_k (a T "
                                      "shrunk to read the printout, never set back): with T < d_k the tokens limit "
                                      "the rank to T, so the measurement says min(T, d_k) for that small T, not for "

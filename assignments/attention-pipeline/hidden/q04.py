@@ -187,7 +187,7 @@ def test_mask_value_is_dtype_min(causal_additive_mask, rng, submission=None):
                                 "torch.finfo(dtype).min" + D.shadowed_def_said(submission, "causal_additive_mask"))
         if not (vals == torch.finfo(dtype).min).all():
             raise Misconception("mask_not_dtype_min", f"blocked entries in {dtype} are not "
-                                                      "torch.finfo(dtype).min")
+                                                      "torch.finfo(dtype).min" + D.other_dtype_min_said(vals, dtype))
 
 
 @test_case(points=1, hidden=True)

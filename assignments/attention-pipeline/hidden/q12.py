@@ -124,7 +124,7 @@ def _check(got, d_model, d_k, d_v, with_output, fn=None):
                      f", where the one W_O, d_v x d_model, holds {d_v * d_model})")
         shape = D.mean_width_said(raw, d_model, d_k, d_v, with_output) if key == "param_count_mean_width" else shape
         raise Misconception(key, f"the count is wrong{shape}: it matches {describe(key)}")
-    D.raise_if_count_constant(fn, d_model, d_k, d_v)   # the same count at other sizes too (blind64)
+    D.raise_if_count_constant(fn, d_model, d_k, d_v, got, with_output)   # one count at other sizes (blind64); bytes
     if with_output:   # where it goes wrong: W_O's own term only where the count without W_O is shown right
         alone = (_calls(fn, (d_model, d_k, d_v)) or (None,))[0] if fn is not None else None
         raise AssertionError(D.count_with_output_said(got, alone, d_model, d_k, d_v, fn))

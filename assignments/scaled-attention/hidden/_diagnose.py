@@ -1031,7 +1031,7 @@ def answer_part(fn, index):
 
 def check_layout(fn, Q, K, V, what):
     d_k = Q.shape[-1]
-    found = None
+    found = pair = None
     try:
         # names results returned in the wrong order (or one of them alone); a crash is check_value's
         pair = call_pair(fn, Q, K, V, d_k)
@@ -1069,8 +1069,16 @@ def check_layout(fn, Q, K, V, what):
                                           f"{what}", Q.dtype, ({found[0]: found[1][index]} if found is not None
                                                                else ref.wrong_variants(Q64, K64, V64, d_k, part))))
         except Misconception as named_as:
+            if named_as.key == "state_kept_between_calls" and part == "output":   # naming71: which state, by its effect
+                raise_if_result_accumulated(fn, Q, K, V, d_k, what)
+            if named_as.key == "dtype_changed" and part == "weights":   # naming71: the precision it went through
+                raise half_weights_said(named_as, pair, Q.dtype, expected[1]) from None
             confirm_size_scale(fn, named_as.key, f"the {'weight matrix' if part == 'weights' else 'output'} {what} "
                                "is wrong")
+            raise
+        except AssertionError:
+            if part == "output":   # naming71: out.addmm_ onto a buffer kept per shape (two more calls)
+                raise_if_result_accumulated(fn, Q, K, V, d_k, what)
             raise
 
 
@@ -3335,6 +3343,8 @@ def scale_as_written(submission, name):
             raise division_rounded_from_source(submission, m, name) from None
         if m.key == "weights_not_normalised":   # naming67: F.normalize(exps, -1) puts -1 in p, said where written
             raise normalize_p_said(submission, m, name) from None
+        if m.key == "wrong_scale_constant":   # naming71: the scale kept in a mutable default argument
+            raise scale_kept_in_default(submission, m, name) from None
         said = describe("scale_precedence")
         written = _power_minus_one_half(submission, name) if m.key == "scale_precedence" else None
         if written is None or said not in str(m):
@@ -5823,6 +5833,7 @@ def raise_if_draws_not_unit_variance(fn, v, seed, d_k, n, scaled, submission=Non
     so the key needs the source to draw no normals by a library call (no randn, normal_...: the normals are made
     by hand, from uniforms); else nothing is named. Called after every other cause of the q2 tests is ruled out
     (a statistic of the mean, var / n, is c = 1 / n)."""
+    raise_if_sample_tail_left_zero(fn, v, seed, d_k, n, scaled, submission)   # naming71: a chunk loop's tail left 0
     target = 1.0 if scaled else float(d_k)
     if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) or v <= 0:
         return
@@ -9422,6 +9433,8 @@ def helper_swap_said(submission, key: str) -> str:
     import ast
     if key == "divide_by_dk":     # naming70: the same replay, with its cause where the source scales q and k both
         return scale_on_both_said(submission)
+    if key == "keys_are_queries":     # naming71: q and k drawn with out= into one buffer
+        return one_out_buffer_said(submission)
     if key != "randn_shape_swapped":
         return ""
     func = _function_of(submission, "dot_product_variance")
@@ -9486,8 +9499,10 @@ def scale_on_both_said(submission) -> str:
             return x.id
         return f"@{x.lineno}:{x.col_offset}" if _called(x) in _DRAWS70 else None
 
-    def factor(x):
-        return draw(x) is None and any(isinstance(y, ast.Name) and y.id in reads_dk - drawn for y in ast.walk(x))
+    def factor(x):     # the first 400 nodes of x (red-team round 132: each product of a 1,900-factor chain walked the
+        # chain below it, 3 s of the grader's CPU a call on a 19,000-character def)
+        return draw(x) is None and any(isinstance(y, ast.Name) and y.id in reads_dk - drawn
+                                       for y in itertools.islice(ast.walk(x), 400))
 
     scaled: dict[str, str] = {}
     for n in nodes:
@@ -9517,16 +9532,29 @@ def _split_points70(sizes: list[int], d_model: int, d_k: int) -> bool:
             and all(b - a == d_k for a, b in zip(sizes, sizes[1:])))
 
 
-def _split_call70(submission) -> str | None:
+def _split_call70(submission, e=None) -> str | None:
     """The text of the first torch.split / Tensor.split / split_with_sizes call in multi_head_attention whose second
-    argument is no int literal, or None (bounded: one parsed def)."""
+    argument is no int literal, or None (bounded: one parsed def). With the crash `e` (red-team round 132), only a
+    call on the line that raised, in multi_head_attention or a def inside it: the first such call of the def was
+    quoted, so a right `(X @ W_Q).split(d_k, dim=-1)` above a `torch.split(X @ W_K, bounds, dim=-1)` was quoted as
+    the split points."""
     import ast
     import itertools
     func = _function_read(submission, "multi_head_attention")
     if func is None:
         return None
+    line = None
+    if e is not None:
+        inside = {func.name} | {n.name for n in itertools.islice(ast.walk(func), 3000)
+                                if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+        frames = [f for f in e.notebook_frames() if f.function in inside] if hasattr(e, "notebook_frames") else []
+        if not frames:
+            return None
+        line = frames[-1].line
     for n in itertools.islice(ast.walk(func), 3000):
         if not (isinstance(n, ast.Call) and _called_name(n) in ("split", "split_with_sizes")):
+            continue
+        if line is not None and not n.lineno <= line <= (n.end_lineno or n.lineno):
             continue
         on_torch = isinstance(n.func, ast.Attribute) and isinstance(n.func.value, ast.Name) and n.func.value.id == "torch"
         args = n.args[1:] if on_torch else n.args
@@ -9549,7 +9577,7 @@ def split_points_crash(e: StudentCodeError, X, n_heads, submission=None) -> Misc
     sizes = [int(s) for s in found.group(2).replace(" ", "").split(",") if s]
     if not _split_points70(sizes, d_model, d_k):
         return None
-    call_text = _split_call70(submission)
+    call_text = _split_call70(submission, e)
     where = f" (your `{call_text}`)" if call_text else ""
     first = (e.message.splitlines() or [""])[0]
     return Misconception("mha_split_points_as_sizes", f"your code raised {e.exc_type}: {first[:200]}: with {n_heads} "
@@ -9849,3 +9877,237 @@ def split_axis_said(submission) -> str:
                 "tokens, by default: the heads are the column blocks, axis=1 (dim=-1))")
     return ""
 
+
+
+# --- naming71: blind71 (memory- and speed-conscious code: buffers, chunks, caches) -------------------------------
+
+def raise_if_result_accumulated(fn, Q, K, V, d_k, what) -> None:
+    """output_accumulated_across_calls (naming71, blind71 q1_output_buffer_cached_by_shape_addmm_without_beta_zero): the
+    output is wrong, and two more calls on the same inputs return outputs whose difference is the right output (each
+    call adds its result onto what the calls before it left: out.addmm_(w, V) with beta=1 into a buffer kept per
+    shape). A right answer gives the same output every time; nothing is said otherwise."""
+    right = ref.attention(Q.double(), K.double(), V.double(), d_k)[0]
+    try:
+        a, b = (call(fn, Q, K, V, d_k, what="attention") for _ in range(2))
+    except StudentCodeError:
+        return
+    outs = [x[0] if isinstance(x, (tuple, list)) and len(x) == 2 else None for x in (a, b)]
+    if not all(type(o) is torch.Tensor and tuple(o.shape) == tuple(right.shape) for o in outs):
+        return
+    first, second = (o.double() for o in outs)
+    if matching_variants(first, {"right": right}, Q.dtype) \
+            or not matching_variants(second - first, {"right": right}, Q.dtype):
+        return
+    k = float((first * right).sum() / (right * right).sum()) if bool(right.ne(0).any()) else float("nan")
+    raise Misconception("output_accumulated_across_calls", f"the output {what} is wrong: two more calls on the same "
+                        "inputs returned two different outputs whose difference is the right output (here the first "
+                        f"is about {k:.3g} times it): each call adds its result onto what the calls before it left: "
+                        + describe("output_accumulated_across_calls"))
+
+
+def stale_input_variants(earlier, W_Q, W_K, W_V, W_O, n_heads) -> dict:
+    """results_cached_by_shape (naming71, blind71 q8_projections_cached_by_input_shape): q8 calls multi_head_attention
+    a second time on a new X of the shape of the call before (`earlier`, the same weights); the answer the earlier X
+    gives, returned for the new one, is what a cache keyed on the shape (not the values) returns. {} without one."""
+    if earlier is None:
+        return {}
+    W64 = [w.double() for w in (W_Q, W_K, W_V, W_O)]
+    return {"results_cached_by_shape": ref.multi_head_attention(earlier.double(), *W64, n_heads)}
+
+
+def _int_literals(submission, name: str, limit: int = 8) -> list[int]:
+    """The distinct int literals (2 or more) of the notebook's last `def name`, in order (bounded: one parsed def, at
+    most 3000 nodes, `limit` values); [] where the source is not read."""
+    import ast
+    import itertools
+    try:
+        func = _function_of(submission, name)
+    except Exception:  # noqa: BLE001 - an unread source is no evidence
+        return []
+    found: list[int] = []
+    for node in list(itertools.islice(ast.walk(func), 3000)) if func is not None else []:
+        if isinstance(node, ast.Constant) and type(node.value) is int and node.value >= 2 and node.value not in found:
+            found.append(node.value)
+    return found[:limit]
+
+
+def raise_if_sample_tail_left_zero(fn, v, seed, d_k, n, scaled, submission=None) -> None:
+    """sample_chunks_tail_left_zero (naming71, blind71 q2_chunked_products_last_partial_chunk_left_zero): the pairs are
+    drawn in chunks of a size c written in dot_product_variance's source (an int literal, n % c != 0), only full
+    chunks, into a zero-filled buffer: the last n % c dots stay 0. Named by an exact replay (each chunk's q then k
+    from the same generator, then the variance over all n) or, drawn in another order, by a second call on n' = the
+    full chunks' count, which is right, while this estimate is that right value times the share of full chunks."""
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+        return
+    target = 1.0 if scaled else float(d_k)
+    for c in _int_literals(submission, "dot_product_variance"):
+        full = n - n % c
+        if not 2 <= c < n or full == n or full == 0:
+            continue
+        g = torch.Generator().manual_seed(seed)
+        dots = torch.zeros(n)
+        for start in range(0, full, c):
+            q, k = torch.randn(c, d_k, generator=g), torch.randn(c, d_k, generator=g)
+            dots[start:start + c] = (q * k).sum(1)
+        replay = float((dots / math.sqrt(d_k) if scaled else dots).var())
+        share = full / n
+        if abs(v - replay) <= 2e-5 * max(abs(replay), 1e-12):
+            how = f"it is exactly what the same generator gives with only the {full // c} full chunks of {c} drawn"
+        elif share < 0.95 and abs(v / (share * target) - 1) < 0.05:
+            again = _variance_call(fn, d_k, full, seed, scaled)
+            if again is None or abs(again / target - 1) >= 0.10:
+                continue
+            how = (f"with n_samples = {full} ({full // c} full chunks of {c}) it is right ({again:.4g}), and this "
+                   f"estimate is about {share:.3g} times that, the share of the samples in full chunks")
+        else:
+            continue
+        raise Misconception("sample_chunks_tail_left_zero", f"for d_k = {d_k}{' with scaled=True' if scaled else ''} "
+                            f"the result {v:.4g} is too small: {how} (the last {n - full} of {n} dots stay 0): "
+                            + describe("sample_chunks_tail_left_zero"))
+
+
+def _filled_default(submission, name: str, reads: int = 3) -> tuple[str, str] | None:
+    """(parameter, line) where the notebook's last `def name` has a parameter whose default is a mutable container
+    (`cache=[]`, `{}`, `list()`, `dict()`), made once when the def runs, and its body fills it (`cache.append(...)`,
+    `cache[k] = ...`, update, setdefault, extend, insert) with a value computed from its positional parameter number
+    `reads` (attention's d_k): a value of the first call kept between calls. None otherwise (bounded: one parsed def,
+    at most 3000 nodes)."""
+    import ast
+    import itertools
+    try:
+        func = _function_of(submission, name)
+    except Exception:  # noqa: BLE001 - an unread source is no evidence
+        return None
+    if func is None:
+        return None
+    positional = func.args.posonlyargs + func.args.args
+    pairs = list(zip(positional[len(positional) - len(func.args.defaults):], func.args.defaults))
+    pairs += [(a, d) for a, d in zip(func.args.kwonlyargs, func.args.kw_defaults) if d is not None]
+    mutable = {a.arg for a, d in pairs if isinstance(d, (ast.List, ast.Dict, ast.Set)) or isinstance(d, ast.Call)
+               and isinstance(d.func, ast.Name) and d.func.id in ("list", "dict", "set") and not d.args}
+    if not mutable or len(positional) <= reads:
+        return None
+    for n in list(itertools.islice(ast.walk(func), 3000)):
+        if isinstance(n, ast.Assign) and any(isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name)
+                                             and t.value.id in mutable for t in n.targets) \
+                or isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and isinstance(n.func.value, ast.Name) \
+                and n.func.value.id in mutable and n.func.attr in ("append", "update", "setdefault", "extend", "insert"):
+            if not any(isinstance(x, ast.Name) and x.id == positional[reads].arg for x in itertools.islice(ast.walk(n), 400)):
+                continue
+            target = n.targets[0].value.id if isinstance(n, ast.Assign) else n.func.value.id
+            return target, " ".join(unparse(n).split())[:80]
+    return None
+
+
+def scale_kept_in_default(submission, m: Misconception, name: str) -> Misconception:
+    """wrong_scale_constant said with its cause (naming71, blind71 q1_scale_cached_in_default_argument_from_first_d_k):
+    the weights replay a constant scale (m's evidence) and the source keeps a value in a mutable default argument that
+    its body fills (_filled_default): the scale 1/sqrt(d_k) of the first call, reused by every later call. Named
+    mha_scale_kept_across_calls; `m` unchanged otherwise."""
+    found = _filled_default(submission, name)
+    if found is None:
+        return m
+    said, _, shrunk = str(m).replace(describe("wrong_scale_constant"),
+                                     "scaling by a constant that does not follow this call's d_k").partition("\n")
+    return Misconception("mha_scale_kept_across_calls", f"{said}; your {name} fills the default argument `{found[0]}` "
+                         f"from d_k (`{ascii(found[1])[1:-1]}`): a default list or dict is made once, when the def runs, "
+                         "so what the first call puts there is what every later call reads: "
+                         + describe("mha_scale_kept_across_calls") + (f"\n{shrunk}" if shrunk else ""))
+
+
+def one_out_buffer_said(submission) -> str:
+    """keys_are_queries (the replay: k = q) told with its cause (naming71, blind71
+    q2_q_and_k_drawn_into_one_reused_out_buffer) where dot_product_variance draws twice with out= naming one tensor
+    (`torch.randn(..., out=buf)` for q, then for k): both results are that buffer, which holds the second draw. ""
+    otherwise (bounded: one parsed def, at most 3000 nodes, a quote cut)."""
+    import ast
+    import itertools
+    try:
+        func = _function_of(submission, "dot_product_variance")
+    except Exception:  # noqa: BLE001 - an unread source is no evidence
+        return ""
+    seen: dict[str, int] = {}
+    nodes = list(itertools.islice(ast.walk(func), 3000)) if func is not None else []
+    loops = [x for x in nodes if isinstance(x, (ast.For, ast.While, ast.ListComp, ast.GeneratorExp))][:20]
+    looped = {id(x) for loop in loops for x in itertools.islice(ast.walk(loop), 3000)}
+    for n in nodes:
+        if not isinstance(n, ast.Call):
+            continue
+        for kw in n.keywords:
+            if kw.arg == "out" and isinstance(kw.value, ast.Name):   # in a loop: a call made more than once
+                seen[kw.value.id] = seen.get(kw.value.id, 0) + (2 if id(n) in looped else 1)
+                if seen[kw.value.id] >= 2:
+                    return (f" (your draws both write into `{kw.value.id[:30]}` with out=: out= returns that same "
+                            "tensor, so q and k are one tensor holding the second draw, and each 'dot' is |k|^2; "
+                            "draw q and k into two tensors, or drop out=)")
+    return ""
+
+
+def _short_row_replay(right, T: int, c: int):
+    """The right (T, d) answer with the last row of every chunk of c rows (start, start + c, ...) set to 0."""
+    value = right.clone()
+    value[[min(start + c, T) - 1 for start in range(0, T, c)]] = 0
+    return value
+
+
+def row_chunk_variants(submission, X64, W_Q, W_K, W_V, W_O, n_heads) -> dict:
+    """slice_end_inclusive (naming71, blind71 q8_query_row_chunks_end_written_as_inclusive_index): the query rows
+    computed in chunks of a size c written in multi_head_attention's source (an int literal, 2 <= c < T), each chunk
+    sliced one row short: the right output with the last row of every chunk 0 (a zero concat row times W_O)."""
+    T = X64.shape[0]
+    sizes = [c for c in _int_literals(submission, "multi_head_attention") if 2 <= c < T]
+    if X64.dim() != 2 or not sizes:
+        return {}
+    right = ref.multi_head_attention(X64, W_Q, W_K, W_V, W_O, n_heads)
+    return {f"slice_end_inclusive/{c}": _short_row_replay(right, T, c) for c in sizes}
+
+
+def row_chunk_crash(fn, e: StudentCodeError, X, Ws, n_heads, submission=None) -> Misconception | None:
+    """slice_end_inclusive where the last chunk has one row (T % c == 1), sliced to none, and the code raises on it: a
+    second call on the first T - 1 rows (whole chunks only) runs and returns row_chunk_variants' replay there (the
+    last row of every chunk 0). None otherwise."""
+    T = X.shape[0]
+    if X.dim() != 2:
+        return None
+    for c in _int_literals(submission, "multi_head_attention"):
+        if not 2 <= c <= T - 1 or T % c != 1:
+            continue
+        X2 = X[:T - 1].contiguous()
+        try:
+            got = fn(X2, *Ws, n_heads)
+        except StudentCodeError:
+            return None
+        X64, W64 = X2.double(), [w.double() for w in Ws]
+        right = ref.multi_head_attention(X64, *W64, n_heads)
+        if type(got) is not torch.Tensor or not matching_variants(got, {"short": _short_row_replay(right, T - 1, c)},
+                                                                  X.dtype, expected=right):
+            continue
+        zero = ", ".join(str(min(s + c, T - 1) - 1) for s in range(0, T - 1, c))
+        first = (e.message.splitlines() or [""])[0][:160]
+        return Misconception("slice_end_inclusive", f"your code raised {e.exc_type}: {first} with T = {T} tokens, where "
+                             f"the last chunk of {c} rows has one row; on the first {T - 1} tokens it runs, and its "
+                             f"output is right except rows {zero[:60]}, all 0 (the last row of every chunk of {c}): "
+                             + describe("slice_end_inclusive"))
+    return None
+
+
+def half_weights_said(m: Misconception, pair, dtype, right) -> Misconception:
+    """dtype_changed said with what the weights went through (naming71, blind71 q1_softmax_in_float16_to_halve_memory,
+    on the layout cases where half_softmax_evidence's replay is a rounding away): every weight the call returned, in
+    the input's dtype (float32 or float64), is a float16 (or bfloat16) number, so the softmax or the scores before it
+    were computed in that dtype and cast back, where the right weights (`right`) in the input's dtype are not all such
+    numbers (one-hot or uniform rows of 1/2^k are numbers of every dtype). bfloat16 is tried first (its numbers of
+    this size are float16 numbers too). `m` unchanged otherwise."""
+    w = pair[1] if isinstance(pair, (tuple, list)) and len(pair) == 2 else None
+    if type(w) is not torch.Tensor or w.dtype != dtype or dtype not in (torch.float32, torch.float64) \
+            or not bool(torch.isfinite(w).all()) or not bool(w.ne(0).any()):
+        return m
+    exact = right.to(dtype)
+    for low, name in ((torch.bfloat16, "bfloat16"), (torch.float16, "float16")):
+        if torch.equal(w, w.to(low).to(dtype)) and not torch.equal(exact, exact.to(low).to(dtype)):
+            said, _, shrunk = str(m).partition("\n")
+            return Misconception("dtype_changed", f"{said}; here every weight is a {name} number (the softmax, or the "
+                                 f"scores before it, computed in {name} and cast back to {str(dtype)[6:]}), which keeps "
+                                 f"only {name}'s precision: compute the softmax in the input's dtype"
+                                 + (f"\n{shrunk}" if shrunk else ""))
+    return m

@@ -1050,4 +1050,31 @@ MISCONCEPTIONS = {
                                  "raises) or, where they happen to add up to it (3 heads), pieces of unequal widths; "
                                  "use Q.split(d_k, dim=-1) (every piece d_k wide), or torch.tensor_split(Q, points, "
                                  "dim=-1) for points",
+    # naming71: blind71's q1_output_buffer_cached_by_shape_addmm_without_beta_zero
+    "output_accumulated_across_calls": "adding each call's result onto a tensor kept between calls instead of "
+                                       "overwriting it (a buffer cached per shape filled with out.addmm_(w, V), whose "
+                                       "default beta=1 keeps what the buffer holds, or out += w @ V): only the first "
+                                       "call of a shape is right, every later one returns the sum of all the earlier "
+                                       "results of that shape; allocate the output anew on every call (weights @ V), "
+                                       "or overwrite the kept buffer (torch.matmul(w, V, out=buf), or addmm_ with "
+                                       "beta=0)",
+    # naming71: blind71's q2_chunked_products_last_partial_chunk_left_zero
+    "sample_chunks_tail_left_zero": "drawing the samples in chunks of a fixed size into a zero-filled buffer with a "
+                                    "loop that visits only full chunks (range(0, n - chunk + 1, chunk)): the last "
+                                    "n % chunk samples are never drawn and stay 0, so the variance is taken over "
+                                    "real dot products mixed with zeros and comes out too small (0 when n is below "
+                                    "one chunk); let the last chunk run to n (stop = min(start + chunk, n), over "
+                                    "range(0, n, chunk)), or draw all n pairs at once",
+    # naming71: blind71's q8_projections_cached_by_input_shape
+    "results_cached_by_shape": "keeping results between calls in a cache keyed on the input's shape (or dtype, or "
+                               "n_heads), not on its values: a later call with another input of the same shape gets "
+                               "back what the first input gave (its projections, or its output); compute them from "
+                               "this call's inputs on every call, or reuse a cached value only where torch.equal "
+                               "says the input (and the weights) are the same",
+    # naming71: blind71's q8_query_row_chunks_end_written_as_inclusive_index
+    "slice_end_inclusive": "ending each chunk of query rows one row early (slice(start, stop - 1), or start:stop - 1, "
+                           "where stop is already exclusive: Python's slice end is never included): the last row of "
+                           "every chunk is never computed and stays 0 in the zero-filled result, and a chunk of one "
+                           "row is sliced to none (a max or softmax over no rows raises); slice each chunk as "
+                           "slice(start, min(start + chunk, T))",
 }

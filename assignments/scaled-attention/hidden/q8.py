@@ -49,7 +49,7 @@ def _inputs(rng, T, d_model, dtype):
     return X, Ws
 
 
-def _check(fn, attention, X, Ws, n_heads, expected=None, submission=None):
+def _check(fn, attention, X, Ws, n_heads, expected=None, submission=None, earlier=None):
     """multi_head_attention may call the student's attention: an answer that is wrong only through it
     (it equals the reference's multi-head attention with their attention for each head) is charged by
     q1, not here."""
@@ -62,7 +62,9 @@ def _check(fn, attention, X, Ws, n_heads, expected=None, submission=None):
                 **D.fused_token_chunk_variants(X64, *W64, n_heads), **D.projection_precision_variants(X, *Ws, n_heads),
                 **D.kept_scale_variants(submission, X64, *W64, n_heads),
                 **D.dot_t_split_variants(submission, X64, *W64, n_heads),
-                **D.split_points_variants(submission, X64, *W64, n_heads)}
+                **D.split_points_variants(submission, X64, *W64, n_heads),
+                **D.stale_input_variants(earlier, *Ws, n_heads),   # naming71: a cache keyed on X's shape
+                **D.row_chunk_variants(submission, X64, *W64, n_heads)}
 
     def check(got):
         D.raise_if_result_not_returned(submission, "multi_head_attention", got, "multi_head_attention(...)")  # naming67
@@ -136,7 +138,7 @@ def _check(fn, attention, X, Ws, n_heads, expected=None, submission=None):
             or D.values_length_heads_crash(e, X, Ws, n_heads) \
             or D.values_row_chunked(fn, e, X, Ws, n_heads) or D.mha_crash_said(e, attention, X, Ws, n_heads) \
             or D.mha_merge_crash(e, X, Ws, n_heads) or D.mha_counter_advanced(fn, e, X, Ws, n_heads) \
-            or D.split_points_crash(e, X, n_heads, submission)
+            or D.split_points_crash(e, X, n_heads, submission) or D.row_chunk_crash(fn, e, X, Ws, n_heads, submission)
         if named is not None:
             raise named from None
         raise
@@ -239,6 +241,8 @@ def test_float32_eight_heads(multi_head_attention, attention, device, rng, submi
     # then 2 heads of d_k = 12 in the same dtype: nothing may be kept from the call before (naming60)
     X, Ws = _inputs(rng, 5, 24, torch.float32)
     _check(multi_head_attention, attention, X, Ws, 2, submission=submission)
+    X2 = torch.randn(5, 24, generator=torch.Generator().manual_seed(71))   # a new X of that shape: nothing kept (naming71)
+    _check(multi_head_attention, attention, X2, Ws, 2, submission=submission, earlier=X)
     X, Ws = _inputs(rng, 1, 24, torch.float32)     # one token (T = 1): X is (T, d_model) for any T (naming66),
     if not _attention_wrong(attention, *_inputs(rng, 8, 24, torch.float32), 2):   # where q1's attention is right
         _check(multi_head_attention, attention, X, Ws, 2, submission=submission)

@@ -27,7 +27,7 @@ import time
 
 import torch
 
-from autograder.errors import StudentCodeError
+from autograder.errors import CheckTooSlow, StudentCodeError
 from autograder.grading.checks import (
     Misconception,
     assert_matches,
@@ -1400,6 +1400,45 @@ def name_heads_layout(fn, e, said):
                             + describe("einsum_heads_layout"))
 
 
+SAVED_WORDS = "needed for gradient computation has been modified by an inplace operation"
+
+
+def _softmax_breaks_backward() -> bool:
+    """Whether the notebook's stable_softmax (STUDENT_SOFTMAX), called alone with gradients on a (2, 3) float64
+    tensor (the worker makes it a leaf and runs one backward pass), raises torch's SAVED_WORDS."""
+    softmax = STUDENT_SOFTMAX.get()
+    if softmax is None or not hasattr(softmax, "call_with_grad"):
+        return False
+    x = torch.tensor([[0.5, -1.0, 2.0], [0.0, 1.5, -0.5]], dtype=torch.float64)
+    try:
+        softmax.call_with_grad(x, dim=-1, grad_wrt=(0,))
+    except StudentCodeError as crash:
+        return SAVED_WORDS in crash.message
+    except CheckTooSlow:
+        raise
+    except Exception:  # noqa: BLE001 - a probe that cannot run shows nothing
+        return False
+    return False
+
+
+def name_saved_tensor_overwritten(fn, plain, said) -> None:
+    """round71 (blind71 q3_exp_then_division_both_in_place_breaks_backward): the gradient test's crash in torch's
+    own words for a tensor saved for backward and then written in place (SAVED_WORDS), where the same call without
+    gradients runs and writes into none of its inputs (the worker compares them with copies), nor stable_softmax into
+    its argument (_softmax_writes_argument): inplace_on_saved_tensor, not a write into an input. Where
+    stable_softmax alone, with gradients, raises the same words, the write is said to be there; where the plain
+    call's output is right, that is said too."""
+    out = second_call(fn, *plain[:3], mask=plain[3])
+    changed = getattr(fn, "last_changed_inputs", None)
+    if out is None or not isinstance(changed, list) or changed or _softmax_writes_argument():
+        return      # an input written (the attention's, or the scores by stable_softmax): inplace_on_input says it
+    where = ("; stable_softmax alone, with gradients, raises the same error, so the in-place step is inside "
+             "stable_softmax (the attention is not at fault)" if _softmax_breaks_backward() else "")
+    values = " (its values are right)" if right(out, *plain) else ""
+    raise Misconception("inplace_on_saved_tensor", f"{said}: without gradients the same call runs{values} and "
+                        f"writes into none of its inputs{where}: " + describe("inplace_on_saved_tensor"))
+
+
 def name_crash(fn, Q, K, V, mask, e, grad=False):
     """name_crash_by_calls, where a crash that a 2-D slice or another rank shows to be fixed_axes is said in
     torch.mm / .mm / bmm's own fixed-rank words ("self must be a matrix", "batch1 must be a 3D tensor"): those
@@ -1434,7 +1473,7 @@ def _name_crash_by_calls(fn, Q, K, V, mask, e, grad=False):
     name_tuple_as_tensor(e, said)
     name_heads_layout(plain_fn, e, said)       # round56: Flax's (..., length, heads, features) einsum strings
     name_fixed_rank(fn, Q, K, V, mask, e, said)
-    name_keys_reshaped_with_query_length(Q, K, e, said)      # round70: K.reshape(-1, T_q, d_k), replayed
+    name_keys_reshaped_with_query_length(Q, K, e, said, plain_fn, plain)      # round70: K.reshape(-1, T_q, d_k), replayed
     if "is invalid for input of size" in e.message:
         name_output_given_input_shape(fn, *plain, said)
 
@@ -1454,6 +1493,8 @@ def _name_crash_by_calls(fn, Q, K, V, mask, e, grad=False):
         out = second_call(plain_fn, *plain[:3], mask=plain[3])
         if out is not None:
             judge(plain_fn, Q, K, V, mask, out, "the output")
+    if grad and SAVED_WORDS in e.message:
+        name_saved_tensor_overwritten(plain_fn, plain, said)      # round71: no input written, a saved tensor
     if ("in-place operation" in e.message or "inplace operation" in e.message) \
             and second_call(plain_fn, *plain[:3], mask=plain[3]) is not None:
         # a leaf that needs gradients was written into (the gradient test's inputs)
@@ -1465,6 +1506,8 @@ def _name_crash_by_calls(fn, Q, K, V, mask, e, grad=False):
         # the gradients, so none seems fixed by what it changes only because it dropped them
         out = second_call(plain_fn, *plain[:3], mask=plain[3])
         if type(out) is torch.Tensor:
+            name_rows_never_written(plain_fn, out, ref.scaled_dot_product_attention(*plain),   # round71: no row
+                                    f"{said}; without gradients the same call runs, but its output")  # written
             key = name_from_rerun(out, ref.scaled_dot_product_attention(*plain), wrong_variants(*plain), Q.dtype)
             if key is not None:
                 raise Misconception(key, f"{said}; without gradients the same call runs and matches "
@@ -2095,6 +2138,7 @@ def _judge(fn, Q, K, V, mask, got, what, expected=None):
                     name_mask_unsqueezed(fn, said)
                 raise_if_other_container(got, expected, what, reduced=got.dim() <= widest)   # as above
                 raise_if_axes_merged(got, expected, what)
+            name_rows_never_written(fn, got, expected, what)        # round71: before randomness is blamed
             raise_if_nondeterministic(fn, (Q, K, V), {"mask": mask}, got, FN)
             if got.shape == expected.shape and got.dtype == expected.dtype and Q.dtype in (torch.float16, torch.bfloat16):
                 name_in_float64(fn, Q, K, V, mask, f"{what} is wrong")
@@ -2108,6 +2152,47 @@ def _judge(fn, Q, K, V, mask, got, what, expected=None):
         _raise_without_causes(got, expected, what)
         raise
     return got
+
+
+def _rows_right(got, expected, dtype):
+    """Per query position (axis -2), whether every batch entry's row of `got` is `expected`'s."""
+    g, e = got.detach().double().movedim(-2, 0), expected.detach().double().movedim(-2, 0)
+    return [bool(matching_variants(g[i], {"right": e[i]}, dtype)) for i in range(g.shape[0])]
+
+
+def _rows_probe(T_q):
+    g = torch.Generator().manual_seed(7100 + T_q)
+    return tuple(torch.randn(shape, generator=g, dtype=torch.float64) for shape in ((2, T_q, 5), (2, 6, 5), (2, 6, 3)))
+
+
+def name_rows_never_written(fn, got, expected, what) -> None:
+    """round71 (blind71 q5_query_chunks_loop_drops_the_last_partial_chunk_of_an_empty_buffer): an output with a
+    wrong row (those after it may hold anything, uninitialised memory among it), where a second call with 67
+    queries (a prime, so no block size divides it) is right on its first k rows, 0 < k < 67, and wrong on a later
+    one, and a third call with those first k queries alone is right everywhere: the rows past the last full block
+    are never computed: output_rows_never_written. A right function, or a mistake of every row, fails the second
+    or third call."""
+    if (type(got) is not torch.Tensor or got.shape != expected.shape or got.dim() < 2 or got.shape[-2] < 1
+            or not got.is_floating_point()):
+        return
+    rows = _rows_right(got, expected, expected.dtype)
+    if all(rows):
+        return
+    Q, K, V = _rows_probe(67)
+    out = second_call(fn, Q, K, V, mask=None)
+    if type(out) is not torch.Tensor or out.shape != (2, 67, 3):
+        return
+    probe = _rows_right(out, ref.scaled_dot_product_attention(Q, K, V), torch.float64)
+    k = probe.index(False) if False in probe else 67
+    if not 0 < k < 67:
+        return
+    Qk = Q[:, :k].clone()
+    if not right(second_call(fn, Qk, K, V, mask=None), Qk, K, V, None):
+        return
+    raise Misconception("output_rows_never_written", f"{what} is wrong from query {rows.index(False)} on; called "
+                        f"with 67 queries, its first {k} rows are right and a later one is not, while the first {k} "
+                        f"queries alone give the right output: the rows after query {k - 1} are never computed: "
+                        + describe("output_rows_never_written"))
 
 
 def half_score_replays(Q, K, V, mask):
@@ -2139,6 +2224,18 @@ def half_score_replays(Q, K, V, mask):
                          (f"{name} scores", r(own / d))):
             w = _dead_rows_zeroed(torch.softmax(_masked(s, mask), dim=-1), mask)
             out.setdefault(where, []).append(_out(w, V, Q))
+        # round71 (blind71 q5_scores_and_softmax_in_float16_to_halve_memory): the softmax taken in half precision
+        # too, on the half scores (the student's stable_softmax, or torch.softmax, run on them), only the weights
+        # cast back: half's rounding of the weights as well as of the scores
+        try:
+            halves = (Q.detach().to(half) @ K.detach().to(half).transpose(-2, -1) / d, (own / d).to(half))
+        except RuntimeError:
+            continue
+        for s in halves:
+            s = _masked(s, mask)
+            e = (s - s.amax(dim=-1, keepdim=True)).exp()
+            for w in (torch.softmax(s, dim=-1), e / e.sum(dim=-1, keepdim=True)):
+                out.setdefault(f"{name} scores and softmax", []).append(_out(_dead_rows_zeroed(w.double(), mask), V, Q))
     return out
 
 
@@ -2327,6 +2424,7 @@ def judge_large_scores(fn, Q, K, V, mask, got):
     name_unshifted_log_form(fn, "the float16 output with large scores is wrong")
     name_from_mask_probes(fn, "the float16 output with large scores is wrong")
     name_in_float64(fn, Q, K, V, mask, "the float16 output with large scores is wrong", q_scale=1 / 9)
+    name_rows_never_written(fn, got, expected, "the float16 output with large scores")    # round71
     raise_if_nondeterministic(fn, (Q, K, V), {"mask": mask}, got, FN)
     name_clamped_sdpa(fn, "the float16 output with large scores is wrong")
     say_heads_merged(got, expected, "the float16 output with large scores")
@@ -2631,6 +2729,7 @@ def check_vectorised(fn, cases, rng, limit):
                     raise Misconception(by_words.key, f"{said}: {by_words}") from None
                 raise AssertionError(f"{said}; the tests of its values say what is wrong") from None
             if type(first) is torch.Tensor:
+                name_rows_never_written(fn, first, ref.scaled_dot_product_attention(Q, K, V, mask), "the output")
                 raise_if_nondeterministic(fn, (Q, K, V), {"mask": mask}, first, FN)
             # the timed inputs have a batch of one: a squeeze (or a [0]) drops that axis only there. Only
             # fewer axes are named here: more (a mask unsqueezed into the scores) is what judge's probes name
@@ -3790,7 +3889,7 @@ def name_mask_not_outer(fn, what) -> None:
                         "mismatch: " + describe("mask_not_outer"))
 
 
-def name_keys_reshaped_with_query_length(Q, K, e, said) -> None:
+def name_keys_reshaped_with_query_length(Q, K, e, said, fn=None, plain=()) -> None:
     """round70 (blind70 q5_bmm_rewrite_reshapes_the_keys_with_the_query_length): with T_q != T_k, the crash is the
     one that reshaping (or viewing) K with the query length gives, replayed on zeros of the question's own Q and
     K shapes: K.reshape(-1, T_q, d_k) itself ("shape '[-1, T_q, d_k]' is invalid for input of size ..."), or,
@@ -3808,12 +3907,31 @@ def name_keys_reshaped_with_query_length(Q, K, e, said) -> None:
                "keys/kept_last": lambda: k.reshape(*K.shape[:-2], t_q, -1),
                "keys/bmm": lambda: torch.bmm(q.reshape(-1, t_q, d_k), k.reshape(-1, t_q, d_k).transpose(1, 2)),
                "keys/matmul": lambda: q.reshape(-1, t_q, d_k) @ k.reshape(-1, t_q, d_k).transpose(-2, -1)}
-    if crash_replayed(f"{e.exc_type}: {e.message}", replays) is None:
+    if crash_replayed(f"{e.exc_type}: {e.message}", replays) is None or not _keys_not_values(fn, plain, replays):
         return
     raise Misconception("keys_reshaped_with_query_length", f"{said}: with T_q = {t_q} queries and T_k = "
                         f"{K.shape[-2]} keys, this is the crash of K (shape {tuple(K.shape)}) reshaped with the query "
                         f"length, K.reshape(-1, {t_q}, {d_k}), or of the batched product with it: "
                         + describe("keys_reshaped_with_query_length"))
+
+
+def _keys_not_values(fn, plain, replays) -> bool:
+    """Whether K's reshape is the crash where V, as many entries as K, reshaped with the query length would raise
+    the same words (d_v = d_k: `V.view(-1, L, d_v)` gives "shape '[-1, T_q, d_k]' is invalid for input of size"
+    K's size too): a second call with V one column wider must still raise K's crash (K and Q unchanged), and a V
+    of another size than K's says nothing of the kind. Red-team round 132: a bmm rewrite that viewed V with the
+    query length (K right) was told that K was reshaped with it."""
+    if len(plain) != 4 or plain[2] is None or plain[2].dim() < 2 or plain[2].numel() != plain[1].numel():
+        return True
+    Q, K, V, mask = plain
+    if fn is None:
+        return False
+    wide = torch.cat([V, torch.zeros(*V.shape[:-1], 1, dtype=V.dtype, device=V.device)], dim=-1)
+    try:
+        fn(Q, K, wide, mask=mask)
+    except StudentCodeError as again:
+        return crash_replayed(f"{again.exc_type}: {again.message}", replays) is not None
+    return False
 
 
 def name_output_given_input_shape(fn, Q, K, V, mask, said):
@@ -5311,12 +5429,24 @@ def _dropout_call(node) -> bool:
         return False
     f = node.func
     name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
+    if name not in ("Dropout", "dropout", "dropout_"):
+        return False
+    # a probability written as 0 drops nothing: the identity (red-team round 132: `F.dropout(raw_scores, p=0.0)`
+    # beside a `math.sqrt(d_k - 1)` was told the dropout, in place of the one-edit fix of its d_k - 1)
+    p = [k.value for k in node.keywords if k.arg == "p"] + (node.args[:1] if name == "Dropout" else node.args[1:2])
+    if any(isinstance(v, ast.Constant) and type(v.value) in (int, float) and v.value == 0 for v in p):
+        return False
     if name == "Dropout":
         return True
-    if name not in ("dropout", "dropout_"):
-        return False
     off = [k.value for k in node.keywords if k.arg in ("training", "train")] + node.args[2:3]
     return not any(isinstance(v, ast.Constant) and v.value is False for v in off)
+
+
+def _train_false(node) -> bool:
+    """`module.train(False)` (or mode=False): what .eval() does (red-team round 132)."""
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "train"
+            and any(isinstance(v, ast.Constant) and v.value is False
+                    for v in node.args[:1] + [k.value for k in node.keywords if k.arg == "mode"]))
 
 
 def name_scores_through_dropout(scaled, submission) -> None:
@@ -5326,7 +5456,8 @@ def name_scores_through_dropout(scaled, submission) -> None:
     no replay; named by the source only, the value said. A cell that calls .eval() is left out. Student text:
     parsed (bounded), never run."""
     cells = _cell_trees(submission, "scaled_score_var")
-    if any(isinstance(n, ast.Attribute) and n.attr == "eval" for _seg, tree in cells for n in ast.walk(tree)):
+    if any((isinstance(n, ast.Attribute) and n.attr == "eval") or _train_false(n) for _seg, tree in cells
+           for n in ast.walk(tree)):
         return
     hit = _source_hit(cells, _dropout_call)
     if hit is None:
@@ -7869,7 +8000,7 @@ def _name_divisor_fourth_root(got, submission) -> None:
     cells = _cell_trees(submission, "scale_divisor")
     pairs = []
     for seg, tree in cells:
-        assigns = [n for n in ast.walk(tree) if isinstance(n, ast.Assign)]
+        assigns = _cell_level_assigns(tree)
         values = [n.value for n in assigns if any(isinstance(t, ast.Name) and t.id == "scale_divisor" for t in n.targets)]
         named = {v.id for v in values if isinstance(v, ast.Name)}
         values += [n.value for n in assigns if any(isinstance(t, ast.Name) and t.id in named for t in n.targets)]
@@ -7877,9 +8008,7 @@ def _name_divisor_fourth_root(got, submission) -> None:
     hit = _source_hit(pairs, lambda n: _fourth_root_of(n) is not None)
     if hit is None:
         return
-    split = sum(1 for _seg, tree in cells for n in ast.walk(tree)
-                if _fourth_root_of(n) is not None or (isinstance(n, ast.BinOp) and isinstance(n.op, ast.Pow)
-                                                      and _number(n.right) == -0.25)) > 1
+    split = _fourth_root_scales(cells, {"scale_divisor"} | named)
     how = ("; your cell also scales Q and K by a fourth root each, so the scores it measures are divided by "
            "the product, sqrt(64) = 8" if split else "")
     raise Misconception("divisor_given_as_fourth_root", f"scale_divisor is {got:.4g} = 64 ** 0.25 (`{hit}`), a "
@@ -7887,16 +8016,94 @@ def _name_divisor_fourth_root(got, submission) -> None:
                         + describe("divisor_given_as_fourth_root"))
 
 
-def _times_two(node) -> bool:
-    """A product with the literal 2 as one factor, the whole chain (2 * m * k * n parses as ((2 * m) * k) * n)."""
+def _cell_level_assigns(tree) -> list:
+    """The assignments of a cell outside its defs, classes and lambdas (a def's own `s = d ** 0.25` binds its own
+    s: red-team round 132, where a helper's local beside `s = math.sqrt(8); scale_divisor = s` was quoted as the
+    divisor's fourth root)."""
+    out, todo = [], [tree]
+    while todo:
+        node = todo.pop()
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+                continue
+            if isinstance(child, ast.Assign):
+                out.append(child)
+            todo.append(child)
+    return sorted(out, key=lambda n: (n.lineno, n.col_offset))
+
+
+def _fourth_root_scales(cells, answers) -> bool:
+    """Whether a cell multiplies or divides by a fourth root (or a power -0.25), written there or through a name it
+    binds to one, other than the names that give scale_divisor (`answers`): the scale split over Q and K. Red-team
+    round 132: any second fourth root of the cell was taken as that split, so `print(64 ** 0.25)` beside
+    `scale_divisor = 64 ** 0.25` was told "your cell also scales Q and K by a fourth root each"."""
+    def quarter(n):
+        return _fourth_root_of(n) is not None or (isinstance(n, ast.BinOp) and isinstance(n.op, ast.Pow)
+                                                  and _number(n.right) == -0.25)
+    nodes = [n for _seg, tree in cells for n in ast.walk(tree)]
+    scalers = {t.id for n in nodes if isinstance(n, ast.Assign) and quarter(n.value) for t in n.targets
+               if isinstance(t, ast.Name)} - set(answers)
+
+    def scales(x):
+        return quarter(x) or (isinstance(x, ast.Name) and x.id in scalers)
+    return any((isinstance(n, ast.BinOp) and isinstance(n.op, (ast.Mult, ast.Div)) and (scales(n.left) or scales(n.right)))
+               or (isinstance(n, ast.AugAssign) and isinstance(n.op, (ast.Mult, ast.Div)) and scales(n.value))
+               for n in nodes)
+
+
+def _times_two(node, covered=None) -> bool:
+    """A product with the literal 2 as one factor, the whole chain (2 * m * k * n parses as ((2 * m) * k) * n).
+    With `covered` (a set of node ids, one walk's): each chain is read once, from its top (ast.walk meets the top
+    first), and a product inside a chain already read is no new one. Red-team round 132: every product of a chain
+    read the whole chain below it again, so a dead-branch def of twenty 1,500-factor products, called by five
+    `score_madds = ...` lines, cost 59 s of the grader's CPU (30 s, the check's budget, in a grade)."""
+    if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult)) or (covered is not None
+                                                                               and id(node) in covered):
+        return False
     factors, todo = [], [node]
     while todo:
         n = todo.pop()
         if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mult):
             todo += [n.left, n.right]
+            if covered is not None:
+                covered.add(id(n))
         else:
             factors.append(n)
-    return isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult) and any(_number(f) == 2 for f in factors)
+    return any(_number(f) == 2 for f in factors)
+
+
+def _bytes_read(node) -> bool:
+    """A name or attribute that says bytes (BYTES, n_bytes, .nbytes, .element_size(), .itemsize, finfo(...).bits)."""
+    return ((isinstance(node, ast.Name) and "byte" in node.id.lower())
+            or (isinstance(node, ast.Attribute) and ("byte" in node.attr.lower()
+                                                     or node.attr in ("element_size", "itemsize", "bits"))))
+
+
+def name_entries_times_four(got, name, submission) -> None:
+    """q8 (round71, blind71 q8_attn_entries_counted_in_bytes_of_float32): a count 4 T^2, where the line of the cell
+    that stores `name` reads a bytes size (_bytes_read) itself or through a name the cell assigns from one:
+    count_in_bytes, quoting it; else count_times_four, whose text gives the readings one number allows. Always
+    raises. Student text: parsed (bounded: each node walked a fixed number of times), never run."""
+    hit = None
+    try:
+        for seg, tree in _cell_trees(submission, name):
+            byte_names: set[str] = set()
+            for n in ast.walk(tree):      # names the cell assigns from a bytes size (one level, each value once)
+                if isinstance(n, ast.Assign) and any(_bytes_read(x) for x in ast.walk(n.value)):
+                    byte_names |= {t.id for t in n.targets if isinstance(t, ast.Name)}
+            lines = [(seg, n) for n in ast.walk(tree) if isinstance(n, ast.Assign)
+                     and any(isinstance(t, ast.Name) and t.id == name for t in n.targets)]
+            hit = hit or _source_hit(lines, lambda x, known=frozenset(byte_names): isinstance(x, ast.Assign) and any(
+                _bytes_read(y) or (isinstance(y, ast.Name) and y.id in known) for y in ast.walk(x.value)))
+    except CheckTooSlow:
+        raise
+    except Exception:  # noqa: BLE001 - an unreadable source shows nothing
+        hit = None
+    if hit is not None:
+        raise Misconception("count_in_bytes", f"{name} is {got}, the entries times 4: your cell multiplies by the "
+                            f"bytes of an entry (`{hit}`): " + describe("count_in_bytes") + "; count the entries "
+                            "alone, T * T")
+    raise Misconception("count_times_four", f"{name} is {got} = 4 T^2: " + describe("count_times_four"))
 
 
 def madds_twice_cause(submission) -> str:
@@ -7906,6 +8113,8 @@ def madds_twice_cause(submission) -> str:
     the source shows, a multiply and an add counted apart; else the key's text, which gives all three causes the
     number alone allows. Student text: parsed (bounded), never run."""
     try:
+        read: set[int] = set()     # each def walked once, however many `score_madds = ...` call it (round 132)
+        covered: set[int] = set()
         for seg, tree in _cell_trees(submission, "score_madds"):
             defs = {n.name: n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)}
             defs |= {n.targets[0].id: n.value for n in ast.walk(tree) if isinstance(n, ast.Assign)   # f = lambda ...
@@ -7917,11 +8126,16 @@ def madds_twice_cause(submission) -> str:
                 called = [defs[c.func.id] for c in ast.walk(n.value) if isinstance(c, ast.Call)
                           and isinstance(c.func, ast.Name) and c.func.id in defs]
                 flop = any("flop" in x.id.lower() for x in ast.walk(n.value) if isinstance(x, ast.Name))
-                hit = _source_hit([(seg, d) for d in called] + ([(seg, n.value)] if flop else []), _times_two)
+                fresh = [d for d in dict.fromkeys(called) if id(d) not in read]
+                read |= {id(d) for d in fresh}
+                hit = _source_hit([(seg, d) for d in fresh] + ([(seg, n.value)] if flop else []),
+                                  lambda x: _times_two(x, covered))
                 if hit is not None:
                     return (f"your cell counts 2 per multiply-add (`{hit}`), a FLOP count, which counts a multiply "
                             "and an add apart; score_madds asks for the multiply-adds of Q @ K.T, each once: "
                             "T * T * d_k")
+    except CheckTooSlow:     # the check's CPU budget (round 132: swallowed here, the test went on past it)
+        raise
     except Exception:  # noqa: BLE001 - an unreadable source shows nothing
         pass
     return describe("madds_counted_twice")

@@ -936,6 +936,19 @@ MISCONCEPTIONS = {
                                   "flattens the weights; a softmax takes its logits as they are (the attention "
                                   "scales its scores by 1/sqrt(d_k) before calling it): default the temperature to "
                                   "1, or leave it out",
+    # naming round 71 (blind71: memory-conscious code)
+    "inplace_on_saved_tensor": "writing in place (div_, mul_, /=, masked_fill_, exp_) into a tensor that autograd "
+                               "saved for the backward pass (exp and softmax save their result, a product saves its "
+                               "factors): the values come out right, but any backward raises 'one of the variables "
+                               "needed for gradient computation has been modified by an inplace operation'. Do that "
+                               "step out of place (e / e.sum(dim, keepdim=True), not e.div_(...) or e /= ...); an "
+                               "in-place step before the tensor is saved (a fresh x - m, then exp_) is fine",
+    "output_rows_never_written": "filling a preallocated output (torch.empty) block by block in a loop that stops at "
+                                 "the last full block (range(0, T // B * B, B)): when the length is not a multiple "
+                                 "of the block size, the rows of the last, shorter block are never computed and "
+                                 "hold whatever memory torch.empty left there (they can even change from call to "
+                                 "call). Loop to the full length, range(0, T, B) (the last slice is simply "
+                                 "shorter), or compute every row at once",
     # rules
     "forbidden_api": "calling an API this assignment forbids (F.scaled_dot_product_attention) instead of "
                      "implementing it",
