@@ -231,51 +231,24 @@ def _failed(outcome, question):
     return [(k, m) for q, _t, k, m in outcome.failed if q == question]
 
 
-@pytest.mark.parametrize("name", sorted(KEPT))
-def test_dots_kept_between_calls_is_named(grader, name):
-    outcome = grade_cells(grader, "scaled-attention", KEPT[name], f"round69_{name}")
-    q2 = _failed(outcome, "q2")
-    assert q2 and all(k == "variance_dots_kept_between_calls" for k, _m in q2), outcome.explain()
-    assert all("a list made once at cell level" in m for _k, m in q2), outcome.explain()
+# each kind: its variants, the question that names it, the key, and the words every one of its messages says
+KINDS = {
+    "dots_kept": (KEPT, "q2", "variance_dots_kept_between_calls", ("a list made once at cell level",)),
+    "column": (COLUMN, "q4", "fixed_axes", ("(rows, 1) column", "keepdim=True")),
+    "unbracketed": (UNBRACKETED, "q4", "variance_count_unbracketed", ("math domain error", "- 1`")),
+    "head_twice": (TWICE, "q8", "mha_head_counted_twice", ()),
+    "token_assert": (TOKEN_ASSERT, "q8", "mha_assert_token_count", ("tests the number of tokens",)),
+    "split_default_axis": (SPLIT_DEFAULT_AXIS, "q8", "mha_head_rows_sliced", ("by default", "axis 0, the tokens")),
+}
 
 
-@pytest.mark.parametrize("name", sorted(COLUMN))
-def test_row_values_made_a_column_are_said(grader, name):
-    outcome = grade_cells(grader, "scaled-attention", COLUMN[name], f"round69_{name}")
-    q4 = _failed(outcome, "q4")
-    assert q4 and all(k == "fixed_axes" for k, _m in q4), outcome.explain()
-    assert all("(rows, 1) column" in m and "keepdim=True" in m for _k, m in q4), outcome.explain()
-
-
-@pytest.mark.parametrize("name", sorted(UNBRACKETED))
-def test_unbracketed_divisor_is_named(grader, name):
-    outcome = grade_cells(grader, "scaled-attention", UNBRACKETED[name], f"round69_{name}")
-    q4 = _failed(outcome, "q4")
-    assert q4 and all(k == "variance_count_unbracketed" for k, _m in q4), outcome.explain()
-    assert all("math domain error" in m and "- 1`" in m for _k, m in q4), outcome.explain()
-
-
-@pytest.mark.parametrize("name", sorted(TWICE))
-def test_head_counted_twice_is_named(grader, name):
-    outcome = grade_cells(grader, "scaled-attention", TWICE[name], f"round69_{name}")
-    q8 = _failed(outcome, "q8")
-    assert q8 and all(k == "mha_head_counted_twice" for k, _m in q8), outcome.explain()
-
-
-@pytest.mark.parametrize("name", sorted(TOKEN_ASSERT))
-def test_assert_on_token_count_is_named(grader, name):
-    outcome = grade_cells(grader, "scaled-attention", TOKEN_ASSERT[name], f"round69_{name}")
-    q8 = _failed(outcome, "q8")
-    assert q8 and all(k == "mha_assert_token_count" for k, _m in q8), outcome.explain()
-    assert all("tests the number of tokens" in m for _k, m in q8), outcome.explain()
-
-
-@pytest.mark.parametrize("name", sorted(SPLIT_DEFAULT_AXIS))
-def test_split_default_axis_is_said(grader, name):
-    outcome = grade_cells(grader, "scaled-attention", SPLIT_DEFAULT_AXIS[name], f"round69_{name}")
-    q8 = _failed(outcome, "q8")
-    assert q8 and all(k == "mha_head_rows_sliced" for k, _m in q8), outcome.explain()
-    assert all("by default" in m and "axis 0, the tokens" in m for _k, m in q8), outcome.explain()
+@pytest.mark.parametrize("kind, name", [(kind, name) for kind, (cases, *_rest) in KINDS.items() for name in sorted(cases)])
+def test_each_kind_is_named(grader, kind, name):
+    cases, question, key, words = KINDS[kind]
+    outcome = grade_cells(grader, "scaled-attention", cases[name], f"round69_{name}")
+    failed = _failed(outcome, question)
+    assert failed and all(k == key for k, _m in failed), outcome.explain()
+    assert all(w in m for _k, m in failed for w in words), outcome.explain()
 
 
 RIGHT = {**SPLIT_RIGHT, **KEPT_RIGHT, **COLUMN_RIGHT, **UNBRACKETED_RIGHT, **TWICE_RIGHT, **TOKEN_ASSERT_RIGHT}
