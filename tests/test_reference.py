@@ -161,3 +161,22 @@ def test_candidate_tables_say_nothing_on_the_terminal_for_one_entry():
         warnings.simplefilter("error")
         table = D.table_input_stds((1, 4), 3, "q")
     assert math.isnan(float(table[0, 1])) and math.isfinite(float(table[1, 1]))
+
+
+def test_own_std_replays_say_nothing_for_one_key():
+    # sdpa's replay of scores divided by their own std, per query row, on a call with one key: torch's unbiased std of
+    # one entry warned "degrees of freedom is <= 0" into pytest's summary; such a replay is simply not made (None)
+    import warnings
+
+    import torch
+
+    from tests.hidden_modules import load
+
+    D = load("sdpa-from-scratch", "_diagnose", "sdpa_diagnose_one_key_std")
+    Q, K, V = (torch.randn(2, 3, 4, dtype=torch.float64), torch.randn(2, 1, 4, dtype=torch.float64),
+               torch.randn(2, 1, 5, dtype=torch.float64))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert D.sdpa_divided_by_own_std(-1)(Q, K, V) is None
+        assert D.sdpa_divided_by_own_std(-1, 0)(Q, K, V) is not None     # a biased std of one entry is 0: defined
+        assert D.sdpa_divided_by_own_std((-2, -1))(Q, K, V) is not None  # three entries per matrix

@@ -563,6 +563,8 @@ def sdpa_divided_by_own_std(dims, correction=1):
         if softmax is not None and not softmax_right_on_small_logits(softmax):
             return None                     # that is the softmax's mistake (q3's), not the scale's
         s = _scores(Q, K)
+        if (s.numel() if dims is None else math.prod(s.shape[d] for d in ((dims,) if isinstance(dims, int) else dims))) <= correction:
+            return None                     # no spread to measure (one key): torch's std warns and gives NaN
         s = s / (s.std(correction=correction) if dims is None else s.std(dim=dims, keepdim=True, correction=correction))
         return _out(_dead_rows_zeroed(ref.stable_softmax(_masked(s, mask)), mask), V, Q)
     return variant
