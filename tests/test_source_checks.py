@@ -304,3 +304,22 @@ def test_each_way_of_reaching_the_grader_is_named_with_its_cell(code, needle):
 ])
 def test_homework_spellings_are_not_reaching(code):
     assert reaches_into_grader([code]) is None
+
+
+def test_last_function_def_parses_a_cell_that_only_mentions_the_def_once(monkeypatch):
+    # red-team round 133: every cell that only mentions `def name` (a comment, a string) was parsed again on each ask,
+    # and the readers of one grade ask dozens of times: twenty 19,000-character decoys cost a wrong notebook 4 s more
+    # of the grader's CPU. A decoy is parsed once, whatever the number of asks; the def's own cell still comes back
+    # as a fresh tree each time (a caller may change what it is given).
+    from autograder.grading import source_checks
+
+    parsed: list[str] = []
+    real = source_checks.parse
+    monkeypatch.setattr(source_checks, "parse", lambda text, *a, **k: parsed.append(text) or real(text, *a, **k))
+    decoys = [f"# def attention is above ({i})\n_pad = [{', '.join(['1234567'] * 50)}]\n" for i in range(5)]
+    cells = ["def attention(Q, K, V, d_k):\n    return Q\n", *decoys]
+    first = source_checks.last_function_def(cells, "attention")
+    second = source_checks.last_function_def(cells, "attention")
+    assert first is not None and second is not None and first is not second and first.name == "attention"
+    assert all(parsed.count(d) <= 1 for d in decoys), [parsed.count(d) for d in decoys]
+    assert source_checks.last_function_def(decoys, "attention") is None

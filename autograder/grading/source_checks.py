@@ -1729,14 +1729,29 @@ def last_function_def(cells: Sequence[str], name: str, max_chars: int = 0) -> as
     for cell in reversed(cells):
         if not holds_name_text(cell, "def", name) or (max_chars and len(cell) > max_chars):
             continue
+        if name not in _top_level_defs(cell):
+            continue
         try:
-            tree = parse(cell)
+            tree = parse(cell)     # a fresh tree each time: a caller may change what it is given
         except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
             continue
         found = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == name]
         if found:
             return found[-1]
     return None
+
+
+@functools.lru_cache(maxsize=256)
+def _top_level_defs(cell: str) -> frozenset[str]:
+    """The names of a cell's top-level defs (none where it does not parse). Cached per cell's text: the readers of
+    a grade ask `last_function_def` again and again, and every cell that only mentions `def name` (a comment, a
+    string) was parsed again on each ask (red-team round 133: twenty 19,000-character decoy cells cost a wrong
+    notebook 7.8 s of the grader's CPU against 3.7 s without them)."""
+    try:
+        tree = parse(cell)
+    except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
+        return frozenset()
+    return frozenset(n.name for n in tree.body if isinstance(n, ast.FunctionDef))
 
 
 def left_none_call(cells: Sequence[str], name: str) -> tuple[str, str] | None:

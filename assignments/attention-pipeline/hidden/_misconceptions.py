@@ -296,6 +296,16 @@ MISCONCEPTIONS = {
     "entropy_mean_not_sum": "averaging the terms -p log p over the row (mean) instead of summing them",
     "entropy_log10": "measuring entropy with log base 10 instead of log base 2 (bits)",
     "effective_tokens_power_reversed": "computing H ** 2 instead of 2 ** H for the effective number of tokens",
+    "reduce_without_initial": "calling functools.reduce without a start value: it then starts from the first "
+                              "item of the list (here a shape tuple, not a number), so the first step adds a number "
+                              "to a tuple; pass the start value as the third argument, reduce(f, items, 0)",
+    "generator_consumed_twice": "reading a generator twice (a `(... for ...)` expression, map or zip kept in a "
+                                "name): the first pass uses it up, so the second finds nothing, and a sum over "
+                                "nothing is 0 (a division by it gives inf); keep the values in a list or a tensor "
+                                "(torch.stack, or [...]) to read them more than once",
+    "builtin_sum_over_tensor": "adding over the tensor's first axis (dim 0: the batch, or the queries) instead of "
+                               "along each row: Python's builtin sum(t) does that, as it iterates a tensor's first "
+                               "axis; sum each row with t.sum(dim=-1) (keepdim=True where you divide by it)",
     "entropy_wrong_dim": "computing the entropy over the wrong dimension (down the columns instead of along "
                          "each row)",
     "zero_log_zero_nan": "letting 0 * log 0 become NaN; masked (zero) weights must contribute 0",
@@ -363,6 +373,10 @@ MISCONCEPTIONS = {
     # cross-attention
     "causal_in_cross": "applying a causal mask in cross-attention, where queries and keys come from "
                        "different sequences",
+    "cross_keys_reshaped_with_query_length": "reshaping Y (the keys' and values' sequence) with the query length T "
+                                             "taken from X's shape, as if T' = T: right only when both sequences "
+                                             "are equally long; use Y's own length (Y.shape[-2]), or reshape with "
+                                             "Y.reshape(-1, *Y.shape[-2:])",
     "cross_roles_swapped": "taking queries from Y or keys/values from X in cross-attention",
     "cross_is_self_attention": "taking the keys and values from X as well (that is self-attention, "
                                "not cross-attention)",
@@ -433,6 +447,11 @@ MISCONCEPTIONS = {
                            "the mask on every call",
     "effective_tokens_times_two": "writing 2 * H for the effective number of tokens: it is 2 ** H (two to the power of "
                                   "the entropy in bits), not twice the entropy",
+    "prefix_sum_one_behind": "taking each row's running sum one step early, before the row's own token is added "
+                             "(itertools.accumulate(..., initial=...) yields the start value first; so does a cumsum "
+                             "shifted by one), while dividing by the right count t + 1: row t adds tokens 0..t-1 "
+                             "only, its diagonal entry is 0 and the row sums to t / (t + 1); add the token before "
+                             "dividing (accumulate without initial, or torch.cumsum)",
     "prefix_average_excludes_self": "averaging only the strictly earlier tokens (tril(diagonal=-1)): row t must count "
                                     "itself too, t + 1 tokens each weighted 1 / (t + 1); row 0 becomes 0 / 0",
     "param_count_output_replaces": "assigning W_O's count (n = d_v * d_model) where it must be added (n += ...): "

@@ -75,6 +75,7 @@ def _call(fn, q, K, V):
                                 + describe("nw_weights_on_columns")) from None
         raise
     D.raise_if_nw_log_of_values(fn, got, q, K, V)   # logsumexp(s + log V): NaN where V < 0 (blind62)
+    D.raise_if_generator_reread(got, q, K, V)   # kernel weights in a generator, summed twice: x / 0 (blind72)
     return got
 
 

@@ -7,7 +7,6 @@ from otter.test_files import test_case
 from autograder.errors import StudentCodeError
 from autograder.grading.checks import (
     Misconception,
-    call,
     describe,
     expect_number,
     raise_if_return_missing,
@@ -182,7 +181,7 @@ def _raise_if_inverted(fn, d_model, d_k, d_v):
 @test_case(points=1, hidden=True)
 def test_count_qkv(qkv_param_count, rng, submission=None):
     d_model, d_k, d_v = _dims(rng)
-    got = call(qkv_param_count, d_model, d_k, d_v, what="qkv_param_count")
+    got = D.count_call(qkv_param_count, submission, d_model, d_k, d_v)   # reduce with no start value (blind72)
     D.raise_if_param_count_state_kept(qkv_param_count, got, (d_model, d_k, d_v), None)
     _raise_if_float_rounding(qkv_param_count, got, False)
     if got != ref.qkv_param_count(d_model, d_k, d_v, False):
@@ -215,7 +214,7 @@ def test_count_qkv(qkv_param_count, rng, submission=None):
 @test_case(points=1, hidden=True)
 def test_count_with_output(qkv_param_count, rng, submission=None):
     d_model, d_k, d_v = _dims(rng)
-    got = call(qkv_param_count, d_model, d_k, d_v, with_output=True, what="qkv_param_count")
+    got = D.count_call(qkv_param_count, submission, d_model, d_k, d_v, with_output=True)
     D.raise_if_param_count_state_kept(qkv_param_count, got, (d_model, d_k, d_v), True)
     _raise_if_float_rounding(qkv_param_count, got, True)
     if type(got) is int and got == d_v * d_model:   # W_O alone: without W_O too is the `and` slip, not `n = ...`

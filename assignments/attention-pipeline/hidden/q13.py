@@ -83,6 +83,7 @@ def _check(fn, stages, X, Y, W, M, dtype):
             D.assert_matches(A, A_ref, what="A", dtype=dtype, variants={k: v[1] for k, v in known.items()})
             D.assert_matches(O, O_ref, what="O", dtype=dtype, variants={k: v[0] for k, v in known.items()})
         except AssertionError:   # M left to its default: right when M=None is passed names the default
+            D.raise_if_y_cut_with_query_length(fn, X, Y, W, M, dtype)   # Y flattened with X's T (blind72)
             if M is None:
                 raise_if_wrong_default(fn, (X, Y, *W), {"M": None},
                                        lambda o: D.all_right(o, (O_ref, A_ref), dtype)   # in its dtype too
@@ -196,7 +197,7 @@ def _crash_named(fn, X, Y, W, M, e):
             named = Misconception(key, f"your code raised {e.exc_type}: {(e.message.splitlines() or [''])[0][:200]}; with Y "
                                   f"as long as X (the first {T_q} of its {T_k} tokens) it runs and matches "
                                   + describe(key))
-    return named
+    return named or D.y_cut_with_query_length(fn, X, Y, W, M, dtype, f"{e}; ")
 
 
 @test_case(points=1, hidden=True)

@@ -841,6 +841,40 @@ def raise_if_first_query_only(pair, Q, K, V, d_k, what) -> None:
                              "first query's row (which is right)")
 
 
+def zip_of_queries_and_keys(func) -> bool:
+    """Whether attention's source zips its queries with its keys: a call zip(...) (or torch's) whose arguments
+    include attention's first two parameters, read as names (bounded: one function of a cell under _READ_LIMIT)."""
+    import ast
+    names = _params(func)[:2]
+    if len(names) < 2:
+        return False
+    for node in ast.walk(func):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "zip":
+            used = {a.id for a in node.args if isinstance(a, ast.Name)}
+            if set(names) <= used:
+                return True
+    return False
+
+
+def raise_if_queries_cut_by_zip(pair, right, Q, K) -> None:
+    """zip_stops_at_shorter (naming72, blind72 q1_score_rows_from_zip_of_queries_and_keys): with more queries than
+    keys, the output and weights are the right ones' first T_k rows (one row per key: the loop over the queries
+    stopped after T_k of them), and attention's source zips Q with K (zip stops at the shorter)."""
+    T_q, T_k = Q.shape[-2], K.shape[-2]
+    if Q.dim() != 2 or T_q <= T_k or not (isinstance(pair, (tuple, list)) and len(pair) == 2
+                                          and all(type(p) is torch.Tensor for p in pair)):
+        return
+    if not all(tuple(p.shape) == (T_k, r.shape[-1]) and matching_variants(p, {"v": r[:T_k]}, Q.dtype)
+               for p, r in zip(pair, right)):
+        return
+    if not zip_of_queries_and_keys(_function_read(None, "attention")):
+        return
+    raise Misconception("zip_stops_at_shorter", f"with T_q = {T_q} queries and T_k = {T_k} keys the output has shape "
+                        f"{tuple(pair[0].shape)}, not {tuple(right[0].shape)}, and the weights {tuple(pair[1].shape)}: "
+                        f"both are the right results' first {T_k} rows, and your attention zips Q with K: "
+                        + describe("zip_stops_at_shorter"))
+
+
 def check_pair(pair, Q, K, V, d_k, part, fn=None):
     """One part of the student's (output, weights) from one call; the other part is evidence for what
     this one was made of (pair_evidence, and a softmax done in float32)."""
@@ -862,6 +896,7 @@ def check_pair(pair, Q, K, V, d_k, part, fn=None):
         return
     raise_if_dtype_changed(got, expected, Q.dtype, f"the {named}")
     raise_if_first_query_only(pair, Q, K, V, d_k, "the weight matrix")
+    raise_if_queries_cut_by_zip(pair, right, Q, K)   # naming72
     if part == "weights":
         raise_if_weights_transposed(pair, right, Q.dtype, f"the {named}")
     if part == "output":
@@ -2502,11 +2537,60 @@ def raise_if_seed_zero_ignored(table, dims, seed, again, submission=None) -> Non
                             "seed=1 gives the lesson's table at seed 1: " + describe("seed_zero_ignored"))
 
 
+def closure_reads_loop_name(func) -> str | None:
+    """A name that a lambda or inner function of `func` reads (not its own parameter or default) and that a `for`
+    loop of `func` binds (its target, or a name assigned in its body), or None: the closure sees the name's value
+    when it is called, not when it is made (bounded: one function of a cell under _READ_LIMIT characters)."""
+    import ast
+    if func is None:
+        return None
+    bound: set[str] = set()
+    for loop in ast.walk(func):
+        if isinstance(loop, (ast.For, ast.comprehension)):
+            bound.update(n.id for n in ast.walk(loop.target) if isinstance(n, ast.Name))
+        if isinstance(loop, ast.For):
+            for node in loop.body:
+                for sub in ast.walk(node):
+                    if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store):
+                        bound.add(sub.id)
+    for node in ast.walk(func):
+        if node is func or not isinstance(node, (ast.Lambda, ast.FunctionDef)):
+            continue
+        a = node.args
+        own = {x.arg for x in a.posonlyargs + a.args + a.kwonlyargs} | {x.arg for x in (a.vararg, a.kwarg) if x}
+        body = node.body if isinstance(node.body, list) else [node.body]
+        for part in body:
+            for sub in ast.walk(part):
+                if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Load) and sub.id in bound - own:
+                    return sub.id
+    return None
+
+
+def raise_if_table_bound_late(table, dims, seed, submission=None) -> None:
+    """closure_bound_late (naming72, blind72 q4_table_stats_lambdas_bound_late): every row holds the right d's but
+    the LAST d's four numbers (the lesson's row for dims[-1], in every row), and the source has a lambda or inner
+    function reading a name the loop binds."""
+    if type(table) is not torch.Tensor or tuple(table.shape) != (len(dims), 4) or len(dims) < 2:
+        return
+    want = ref.table_as_tensor(ref.entropy_table(dims, seed))
+    last = want[-1:].expand_as(want).clone()
+    if torch.allclose(want, last) or not matching_variants(table, {"late": last}, torch.float32):
+        return
+    name = closure_reads_loop_name(_function_read(submission, "entropy_table"))
+    if name is None:
+        return
+    raise Misconception("closure_bound_late", f"every row of the entropy table holds the numbers of the last d = "
+                        f"{dims[-1]} (raw_std, scaled_std, H_raw and H_scaled of that d in each row), and a lambda or "
+                        f"inner function of your entropy_table reads `{ascii(name)[1:-1]}`, which the loop sets: "
+                        + describe("closure_bound_late"))
+
+
 def raise_if_reseeded(table, dims, seed, again, submission=None):
     """Each row is the lesson's row at another seed than `seed` (seed + d, seed + i, seed * d ...): named only
     when the student's table at a second seed (`again(seed2)`, a call of its own) follows one same rule
     in every row; the rule found for each row is said. First: seed 0 never seeded (raise_if_seed_zero_ignored)."""
     raise_if_seed_zero_ignored(table, dims, seed, again, submission)
+    raise_if_table_bound_late(table, dims, seed, submission)   # naming72
     if type(table) is not torch.Tensor or tuple(table.shape) != (len(dims), 4) or len(dims) > 8:
         return
     reach = max(int(d) for d in dims) + len(dims) + 1
@@ -2848,6 +2932,19 @@ def _right_on_rows(fn, shape) -> torch.Tensor | None:
     return rows if type(got) is torch.Tensor and matching_variants(got, {"right": want}, torch.float32) else None
 
 
+def _entropy_assert_dims(fn, e, shape) -> Misconception | None:
+    """naming72 (blind73 q4_entropy_assert_rejects_more_than_two_dims): the student's own assert failed on logits of
+    3 or more dims, and the same rows as one 2-D (N, n) tensor run and give the right entropies."""
+    if e.exc_type != "AssertionError" or len(shape) < 3 or not _raised_in_notebook(e):
+        return None
+    rows = _right_on_rows(fn, shape)
+    if rows is None:
+        return None
+    return Misconception("entropy_assert_dims", f"your own assert failed{_assert_line(e)} on logits of shape "
+                         f"{tuple(shape)}; as many rows as one 2-D ({rows.shape[0]}, {rows.shape[1]}) tensor it runs and "
+                         "gives the right entropies: " + describe("entropy_assert_dims"))
+
+
 def _entropy_2d_only(fn, e, shape) -> Misconception | None:
     """fixed_axes for softmax_entropy: a size-mismatch crash on logits of 3 or more dims whose two sizes are
     both sizes of logits ((e.T / e.sum(-1)).T: .T reverses every axis), where the same rows as one 2-D
@@ -2975,7 +3072,7 @@ def entropy_crash(fn, e, shape) -> Misconception | None:
                              f"each row's {shape[-1]}, and probes with 10 and {3 * int(fixed.group(1))} logits a row "
                              f"are summed in chunks of {fixed.group(1)} too: " + describe("entropy_rows_hard_coded"))
     named = (_dim_past_last(fn, e, shape) or _entropy_2d_only(fn, e, shape) or _bmm_2d_only(fn, e, shape)
-             or _matrix_product_2d(fn, e, shape)
+             or _matrix_product_2d(fn, e, shape) or _entropy_assert_dims(fn, e, shape)
              or _keepdim_missing_crash(fn, e, shape) or _scores_as_probs_crash(fn, e, shape))
     if named is not None:
         return named
@@ -3192,7 +3289,7 @@ def mha_crash(fn, e, X, Ws, n_heads, submission=None):
     rows the output is the heads' maps concatenated times it); Q or K overwritten by its head slice (head 1
     multiplies an empty (T, 0) slice, and the same function with n_heads = 1 is right)."""
     named = token_axis_squeezed(fn, e, X, Ws, n_heads, submission) or token_count_assert(fn, e, X, Ws, n_heads) \
-        or library_misread_crash(e, submission) or fused_rows_crash(e, X, Ws, submission) \
+        or head_width_parity_assert(fn, e, X, n_heads) or library_misread_crash(e, submission) or fused_rows_crash(e, X, Ws, submission) \
         or heads_missing(fn, e, X, Ws, n_heads, submission) or width_from_tokens(fn, e, X, Ws, n_heads) \
         or constant_width(fn, e, X, Ws, n_heads) or buffer_like_weights(fn, e, X, Ws, n_heads) \
         or overlapping_heads_crash(fn, e, X, Ws, n_heads)
@@ -3740,6 +3837,8 @@ def own_assert(fn, e: StudentCodeError, Q, K, V, d_k) -> None:
                              "same values in float64 it runs and is right: its tolerance is tighter than the "
                              "rounding of the input's dtype (a row sum in float32 is off by about 1e-7 per entry)"
                              ) from None
+    # naming72: before the all-zero queries below, whose call cut to n keys can make T_q = T_k by chance
+    raise_if_dtype_or_shape_assert(fn, line, right_on, Q, K, V)
     n = 1 << (K.shape[-2].bit_length() - 1)   # all-zero queries on n keys: each weight 1/n, each row sums to exactly 1
     exact_rows = Q.shape[-2] > 1 and right_on(torch.zeros_like(Q), K[..., :n, :].clone(), V[..., :n, :].clone())
     if (Q.shape[-2] > 2 and not exact_rows and right_on(Q[..., :1, :], K, V)
@@ -3767,6 +3866,26 @@ def own_assert(fn, e: StudentCodeError, Q, K, V, d_k) -> None:
     raise_if_value_width_assert(fn, line, right_on, Q, K, V, d_k)   # naming66
     raise AssertionError(f"your own assert failed{line}: the assert in your code, not the grader's, stopped the "
                          "call on these inputs") from None
+
+
+_DTYPE_WORDS = re.compile(r"dtype|float|double|half")
+_SHAPE_WORDS = re.compile(r"shape|size\(|len\(")
+
+
+def raise_if_dtype_or_shape_assert(fn, line: str, right_on, Q, K, V) -> None:
+    """naming72 (blind73): the student's assert, whose line reads a dtype, failed on float64 inputs whose float32
+    copy runs and is right (own_assert_rejects_float64); or, whose line reads a shape, failed with T_q != T_k where
+    the same values cut to as many queries as keys run and are right (own_assert_same_shape)."""
+    if Q.dtype == torch.float64 and _DTYPE_WORDS.search(line) and right_on(Q.float(), K.float(), V.float()):
+        raise Misconception("own_assert_rejects_float64", f"your own assert failed{line} on float64 inputs; on the "
+                            "same values in float32 it runs and is right: "
+                            + describe("own_assert_rejects_float64")) from None
+    T_q, T_k = Q.shape[-2], K.shape[-2]
+    T = min(T_q, T_k)
+    if T_q != T_k and T > 0 and _SHAPE_WORDS.search(line) and right_on(Q[..., :T, :], K[..., :T, :], V[..., :T, :]):
+        raise Misconception("own_assert_same_shape", f"your own assert failed{line} with T_q = {T_q} queries and T_k "
+                            f"= {T_k} keys; on the same values cut to {T} of each it runs and is right: "
+                            + describe("own_assert_same_shape")) from None
 
 
 def raise_if_averaged(v, seed, d_k, n, scaled) -> None:
@@ -4490,6 +4609,8 @@ def raise_if_generator_unused(fn, d_k, n, seeds, value, scaled) -> None:
     generator, so its state after the call cannot tell these apart, and the key's text names them all).
     A value that is a closed form of d_k (no draws at all) is left to the caller, but for 0.0 without the flag
     (raise_if_zero_unscaled)."""
+    if value == 0.0:
+        raise_if_generator_read_twice(d_k, seeds, scaled)   # naming72
     if value == 0.0 and not scaled:
         raise_if_zero_unscaled(fn, d_k, n, seeds)
     if any(abs(value - c) <= 1e-12 * max(1.0, abs(c)) for c in _closed_forms(d_k)):
@@ -4504,6 +4625,45 @@ def raise_if_generator_unused(fn, d_k, n, seeds, value, scaled) -> None:
     raise Misconception("ignores_generator", f"dot_product_variance(d_k={d_k}, ...){flag} gives {value:.6g} for "
                         f"generators seeded {seeds[0]} and {seeds[1]}, and the same again on a second call: the result "
                         "does not depend on the generator's seed: " + describe("ignores_generator"))
+
+
+_ITERATOR_CALLS = frozenset({"map", "filter", "zip", "iter", "reversed", "enumerate"})
+
+
+def generator_read_twice(func) -> str | None:
+    """The name of dot_product_variance's local that is assigned a generator expression (or map/filter/zip/iter/
+    reversed/enumerate: a one-pass iterator) once and read in two or more places, or None (bounded: one function
+    of a cell under _READ_LIMIT characters)."""
+    import ast
+    if func is None:
+        return None
+    made: dict[str, int] = {}
+    loads: dict[str, int] = {}
+    for node in ast.walk(func):
+        if isinstance(node, ast.Assign):
+            one_pass = isinstance(node.value, ast.GeneratorExp) or (
+                isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Name)
+                and node.value.func.id in _ITERATOR_CALLS)
+            for t in node.targets:
+                if isinstance(t, ast.Name):
+                    made[t.id] = made.get(t.id, 0) + (1 if one_pass else 2)   # assigned anything else: not counted
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+            loads[node.id] = loads.get(node.id, 0) + 1
+    found = [name for name, count in made.items() if count == 1 and loads.get(name, 0) >= 2]
+    return found[0] if found else None
+
+
+def raise_if_generator_read_twice(d_k, seeds, scaled) -> None:
+    """generator_read_twice (naming72, blind72 q2_dots_generator_read_again_for_deviations): exactly 0.0 from two
+    generators, and the source keeps the samples in a one-pass iterator it reads twice (the mean's sum uses it up:
+    the deviations' sum over nothing is 0)."""
+    name = generator_read_twice(_function_read(None, "dot_product_variance"))
+    if name is None:
+        return
+    flag = " with scaled=True" if scaled else ""
+    raise Misconception("generator_read_twice", f"dot_product_variance(d_k={d_k}, ...){flag} returns exactly 0.0 for "
+                        f"generators seeded {seeds[0]} and {seeds[1]}, and your code reads `{ascii(name)[1:-1]}`, a "
+                        "generator (one pass only), in two places: " + describe("generator_read_twice"))
 
 
 def raise_if_zero_unscaled(fn, d_k, n, seeds) -> None:
@@ -6604,7 +6764,14 @@ def raise_if_shared_head_buffer(submission, m: Misconception, got, X, Ws, n_head
         return m
     lines = _shared_buffer_lines(submission)
     if not lines:
-        return m
+        late = closure_reads_loop_name(_function_read(submission, "multi_head_attention"))   # naming72
+        if late is None:
+            return m
+        return Misconception("closure_bound_late", f"{what} is wrong: every head's block is the LAST head's output "
+                             f"({n_heads} heads, all equal to head {n_heads - 1}), and a lambda or inner function of "
+                             f"your multi_head_attention reads `{ascii(late)[1:-1]}`, which its loop sets, so each "
+                             f"one cuts head {n_heads - 1}'s columns when it is called: "
+                             + describe("closure_bound_late"))
     return Misconception("mha_heads_share_one_buffer", f"{what} is wrong: every head's block is the LAST head's "
                          f"output ({n_heads} heads, all equal to head {n_heads - 1}), and your loop writes each head "
                          f"into one tensor it appends every time (`{lines[0]}`): "
@@ -6965,6 +7132,26 @@ def raise_if_uniform_weights(pair, Q, K, V, d_k) -> None:
         raise Misconception("uniform_weights", f"every weight is 1/T_k = 1/{T_k} and the output is the mean of the "
                             "value rows: the rows sum to 1, but Q and K never reach the weights; it matches "
                             + describe("uniform_weights") + ": weights = softmax(Q K^T / sqrt(d_k), dim=-1)")
+
+
+def check_square_keys(fn, dtype=torch.float32) -> None:
+    """naming72 (blind73's uncaught q1_keys_transposed_back_when_length_equals_width): a call the notebook promises
+    ("shapes you have not seen"), on inputs from a generator of their own (the test's rng is left as it was): K square,
+    as many keys as their width (T_k = d_k = 6, K not symmetric), T_q = 5 (sqrt(5) is no other catalogued scale:
+    isqrt(6) = 2, d_v = 3). Weights that are softmax(Q K / sqrt(d_k)) (K not transposed) where the same call on 5 of
+    those keys is right name keys_layout_guessed_from_shape; anything else is checked as every call is (check_pair).
+    Not a d_k other than the inputs' width: the notebook's shapes, Q (T_q, d_k), make d_k that width."""
+    g = torch.Generator().manual_seed(72)
+    Q, K, V = (torch.randn(shape, generator=g, dtype=torch.float64).to(dtype) for shape in ((5, 6), (6, 6), (6, 3)))
+    pair = call_pair(fn, Q, K, V, 6)
+    if isinstance(pair, (tuple, list)) and len(pair) == 2 and type(pair[1]) is torch.Tensor:
+        as_is = torch.softmax(Q.double() @ K.double() / math.sqrt(6), dim=-1)
+        if matching_variants(pair[1], {"v": as_is}, dtype) and _pair_right(fn, Q, K[:5], V[:5], 6):
+            raise Misconception("keys_layout_guessed_from_shape", "with K square (6 keys of width 6: T_k = d_k) the "
+                                "weights are softmax(Q K / sqrt(d_k)), K not transposed, while the same call on 5 of "
+                                "those keys is right: " + describe("keys_layout_guessed_from_shape"))
+    for part in ("weights", "output"):
+        check_pair(pair, Q, K, V, 6, part, fn)
 
 
 def check_size_one_axes(fn, rng, d_k=12, d_v=5, dtype=torch.float64, submission=None) -> None:
@@ -9695,6 +9882,40 @@ def token_count_assert(fn, e, X, Ws, n_heads) -> Misconception | None:
                          + describe("mha_assert_token_count"))
 
 
+def head_width_parity_assert(fn, e, X, n_heads) -> Misconception | None:
+    """mha_assert_head_width (naming72, blind73 q8_assert_even_head_width_rejects_odd_slices): the student's own
+    assert failed with an odd head width d_k = d_model // n_heads; the same call with one more column a head (X and
+    weights of width n_heads * (d_k + 1), drawn apart: an even head width) runs and is right, and with two more
+    (odd again) it fails again."""
+    T, d_model = X.shape[0], X.shape[-1]
+    if e.exc_type != "AssertionError" or not _raised_in_notebook(e) or X.dim() != 2 or d_model % n_heads \
+            or (d_model // n_heads) % 2 == 0:
+        return None
+    d_k = d_model // n_heads
+    g = torch.Generator().manual_seed(72)
+
+    def call_at(width):
+        x = torch.randn((T, width), generator=g, dtype=torch.float64).to(X.dtype)
+        ws = [(torch.randn((width, width), generator=g, dtype=torch.float64) / width ** 0.5).to(X.dtype)
+              for _ in range(4)]
+        try:
+            return x, ws, fn(x, *ws, n_heads)
+        except StudentCodeError as again:
+            return x, ws, again
+
+    x, ws, got = call_at(n_heads * (d_k + 1))
+    want = ref.multi_head_attention(x.double(), *[w.double() for w in ws], n_heads)
+    if not (type(got) is torch.Tensor and matching_variants(got, {"right": want}, X.dtype)):
+        return None
+    *_, odd = call_at(n_heads * (d_k + 2))
+    if not (isinstance(odd, StudentCodeError) and odd.exc_type == "AssertionError"):
+        return None
+    return Misconception("mha_assert_head_width", f"your own assert failed{_assert_line(e)} with d_model = {d_model} "
+                         f"and n_heads = {n_heads}, a head width of {d_k}; with {d_k + 1} columns a head the same "
+                         f"call runs and is right, with {d_k + 2} it fails again, so the assert rejects odd head "
+                         "widths: " + describe("mha_assert_head_width"))
+
+
 def _is_unbracketed(node) -> bool:
     """`x / n - 1` (n a name or len(...): the count, the - 1 meant for the divisor)."""
     import ast
@@ -9987,12 +10208,26 @@ def _filled_default(submission, name: str, reads: int = 3) -> tuple[str, str] | 
                and isinstance(d.func, ast.Name) and d.func.id in ("list", "dict", "set") and not d.args}
     if not mutable or len(positional) <= reads:
         return None
+
+    def read_dk(xs) -> bool:
+        return any(isinstance(x, ast.Name) and x.id == positional[reads].arg
+                   for v in xs for x in itertools.islice(ast.walk(v), 400))
     for n in list(itertools.islice(ast.walk(func), 3000)):
         if isinstance(n, ast.Assign) and any(isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name)
                                              and t.value.id in mutable for t in n.targets) \
                 or isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and isinstance(n.func.value, ast.Name) \
                 and n.func.value.id in mutable and n.func.attr in ("append", "update", "setdefault", "extend", "insert"):
-            if not any(isinstance(x, ast.Name) and x.id == positional[reads].arg for x in itertools.islice(ast.walk(n), 400)):
+            # the value stored reads d_k, under a key that does not: an entry per d_k (`_calls[d_k] = ...`,
+            # setdefault(d_k, ...)) is this call's own (red-team round 133: a counter keyed by d_k in a default dict,
+            # beside a hard-coded `/ 8.0`, was told the scale of the first call is kept)
+            if isinstance(n, ast.Assign):
+                keys = [t.slice for t in n.targets if isinstance(t, ast.Subscript)]
+                values: list = [n.value]
+            else:
+                cut = 1 if n.func.attr in ("setdefault", "insert") else 0
+                keys = n.args[:1] if n.func.attr == "setdefault" else []
+                values = n.args[cut:] + [k.value for k in n.keywords]
+            if not read_dk(values) or read_dk(keys):
                 continue
             target = n.targets[0].value.id if isinstance(n, ast.Assign) else n.func.value.id
             return target, " ".join(unparse(n).split())[:80]

@@ -1077,4 +1077,44 @@ MISCONCEPTIONS = {
                            "every chunk is never computed and stays 0 in the zero-filled result, and a chunk of one "
                            "row is sliced to none (a max or softmax over no rows raises); slice each chunk as "
                            "slice(start, min(start + chunk, T))",
+    # naming72: blind73's q1_dtype_whitelist_from_flash_kernel_omits_float64
+    "own_assert_rejects_float64": "checking with an assert that the inputs have one of a few dtypes (a whitelist such "
+                                  "as float16, bfloat16 and float32, copied from a fused kernel) that leaves out "
+                                  "float64: attention must accept any floating dtype and return its results in that "
+                                  "dtype; drop the dtype check, or test is_floating_point()",
+    # naming72: blind73's q1_assert_queries_and_keys_same_shape_rejects_t_q_ne_t_k
+    "own_assert_same_shape": "checking with an assert that there are as many queries as keys (Q.shape == K.shape, "
+                             "or Q.shape[0] == K.shape[0]): a valid call may have T_q != T_k (one query against many "
+                             "keys, cross-attention); only the widths must agree, so check Q.shape[-1] == "
+                             "K.shape[-1] (and K.shape[0] == V.shape[0]) instead",
+    # naming72: blind73's q4_entropy_assert_rejects_more_than_two_dims
+    "entropy_assert_dims": "checking with an assert that the logits are 1-D or 2-D (logits.dim() in (1, 2), or "
+                           "logits.dim() <= 2): softmax_entropy must take logits of any shape (..., T), batch axes "
+                           "included, and return shape logits.shape[:-1]; drop the check (softmax and sum over "
+                           "dim=-1 already work for any number of leading axes)",
+    # naming72: blind73's q1_keys_transposed_back_when_length_equals_width
+    "keys_layout_guessed_from_shape": "guessing K's layout from its shape (a K with as many rows as the queries' "
+                                      "width, K.shape[0] == Q.shape[1], taken for an already transposed (d_k, T_k) "
+                                      "matrix and transposed back): a normal K with T_k == d_k is square, so it is "
+                                      "transposed wrongly and the scores are Q K instead of Q K^T; K is always "
+                                      "(T_k, d_k): transpose it every time (Q @ K.transpose(-2, -1)) and drop the guess",
+    # naming72: blind73's q8_assert_even_head_width_rejects_odd_slices
+    "mha_assert_head_width": "checking with an assert that the head width d_model // n_heads is even (a check "
+                             "rotary embeddings need, not attention): any d_model divisible by n_heads is valid, odd "
+                             "head widths included (d_model = 15 with 3 heads gives heads of width 5); drop the check",
+    # naming72: blind72's q1_score_rows_from_zip_of_queries_and_keys
+    "zip_stops_at_shorter": "looping over the queries with zip(Q, K): zip stops at the shorter of the two, so with "
+                            "more queries than keys the queries past T_k get no row (T_q != T_k is valid); loop over "
+                            "the queries alone (for q in Q), or take all the scores at once (Q @ K.T)",
+    # naming72: blind72's q2_dots_generator_read_again_for_deviations
+    "generator_read_twice": "keeping the dot products in a generator (a (... for ...) expression, or map/zip/filter) "
+                            "and reading it twice: the first pass (the sum for the mean) uses it up, so the second "
+                            "pass (the squared deviations) sees no numbers and sums to 0, and the variance is always "
+                            "0.0; make it a list or a tensor (torch.stack, or (q * k).sum(-1)) before reading it "
+                            "twice",
+    # naming72: blind72's q4_table_stats_lambdas_bound_late
+    "closure_bound_late": "making lambdas (or inner functions) that read a loop's variables and calling them only "
+                          "after the loop: Python looks a closure's names up when it is called, not when it is made "
+                          "(late binding), so every call sees the LAST iteration's values; compute the values inside "
+                          "the loop, or bind them when the lambda is made (lambda raw=raw: raw.std())",
 }

@@ -65,6 +65,7 @@ def test_float32_square(attention, device, rng, submission=None):
         pair = D.call_pair(attention, Q, K, V, 16)
         D.check_pair(pair, Q, K, V, 16, "weights", attention)
         D.check_pair(pair, Q, K, V, 16, "output", attention)
+        D.check_square_keys(attention)   # K square, T_k = d_k: a layout guessed from K's shape (naming72)
 
 
 @test_case(points=1, hidden=True)

@@ -225,6 +225,8 @@ def test_float64_against_reference(multi_head_attention, attention, rng, submiss
     # mistake every head count shows is told there, as before)
     X, Ws = _inputs(rng, 5, 12, torch.float64)
     _check(multi_head_attention, attention, X, Ws, 1, submission=submission)
+    X, Ws = _inputs(rng, 5, 15, torch.float64)       # 3 heads of an odd d_k = 5 (naming72: any d_model n_heads divides)
+    _check(multi_head_attention, attention, X, Ws, 3, submission=submission)
 
 
 @test_case(points=2, hidden=True)

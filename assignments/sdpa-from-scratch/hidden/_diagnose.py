@@ -324,6 +324,7 @@ def name_softmax_crash(fn, e: StudentCodeError, what: str) -> None:
     that shows a (values, indices) pair used as a tensor names that at once."""
     name_tuple_as_tensor(e, f"your code raised {e.exc_type}: {e.message} ({what})")
     name_softmax_rank_assert(fn, e, what)      # round69: an assert that x is 2-D
+    name_softmax_dim_sign_assert(fn, e, what)      # round72: an assert that dim < 0
     x = torch.arange(36, dtype=torch.float64).reshape(6, 6).sin() * 3
     try:
         out = fn(x.clone(), dim=-1)
@@ -2162,16 +2163,28 @@ def _rows_right(got, expected, dtype):
     return [bool(matching_variants(g[i], {"right": e[i]}, dtype)) for i in range(g.shape[0])]
 
 
-def _rows_probe(T_q):
-    g = torch.Generator().manual_seed(7100 + T_q)
-    return tuple(torch.randn(shape, generator=g, dtype=torch.float64) for shape in ((2, T_q, 5), (2, 6, 5), (2, 6, 3)))
+def _rows_probe(T_q, T_k=6):
+    g = torch.Generator().manual_seed(7100 + T_q + 100 * (T_k - 6))
+    return tuple(torch.randn(shape, generator=g, dtype=torch.float64) for shape in ((2, T_q, 5), (2, T_k, 5), (2, T_k, 3)))
+
+
+def _rows_right_first(fn, T_k):
+    """The count of leading right rows of fn's output for 67 queries and T_k keys (None where the call is no (2, 67, 3)
+    tensor)."""
+    Q, K, V = _rows_probe(67, T_k)
+    out = second_call(fn, Q, K, V, mask=None)
+    if type(out) is not torch.Tensor or out.shape != (2, 67, 3):
+        return None
+    probe = _rows_right(out, ref.scaled_dot_product_attention(Q, K, V), torch.float64)
+    return probe.index(False) if False in probe else 67
 
 
 def name_rows_never_written(fn, got, expected, what) -> None:
     """round71 (blind71 q5_query_chunks_loop_drops_the_last_partial_chunk_of_an_empty_buffer): an output with a
     wrong row (those after it may hold anything, uninitialised memory among it), where a second call with 67
     queries (a prime, so no block size divides it) is right on its first k rows, 0 < k < 67, and wrong on a later
-    one, and a third call with those first k queries alone is right everywhere: the rows past the last full block
+    one, the same k with 11 keys in place of 6 (a loop over the key count is not this key), and a third call with
+    those first k queries alone is right everywhere: the rows past the last full block
     are never computed: output_rows_never_written. A right function, or a mistake of every row, fails the second
     or third call."""
     if (type(got) is not torch.Tensor or got.shape != expected.shape or got.dim() < 2 or got.shape[-2] < 1
@@ -2181,12 +2194,10 @@ def name_rows_never_written(fn, got, expected, what) -> None:
     if all(rows):
         return
     Q, K, V = _rows_probe(67)
-    out = second_call(fn, Q, K, V, mask=None)
-    if type(out) is not torch.Tensor or out.shape != (2, 67, 3):
-        return
-    probe = _rows_right(out, ref.scaled_dot_product_attention(Q, K, V), torch.float64)
-    k = probe.index(False) if False in probe else 67
-    if not 0 < k < 67:
+    k = _rows_right_first(fn, 6)
+    # the rows a block loop writes do not follow the key count: with 11 keys the same rows are right (red-team round
+    # 133: a loop over range(min(T_k, T_q)) query rows, the key count for the query count, was told this key)
+    if k is None or not 0 < k < 67 or _rows_right_first(fn, 11) != k:
         return
     Qk = Q[:, :k].clone()
     if not right(second_call(fn, Qk, K, V, mask=None), Qk, K, V, None):
@@ -2785,6 +2796,7 @@ def name_shape(got, expected, what, inputs, submission=None):
     if got == expected:
         return
     name_shape_from_front_axes(got, what, inputs, submission)     # round66: q_shape[:3], k_shape[2] on 3-D shapes
+    name_shape_unpacked_width_first(got, what, inputs, submission)    # round72: `*batch, d, T = q_shape`
     stride = tuple(torch.empty(0).new_empty(expected).stride()) if expected and all(expected) else None
     if stride is not None and got == stride and stride != expected:      # round53: .stride() read for .shape
         raise Misconception("shape_read_as_stride", f"{what} is {got}, the stride of a contiguous {expected} "
@@ -5053,18 +5065,22 @@ def name_flipped_triangle(t, T_q, T_k, what) -> None:
 
 # --- naming round 45 (blind44) -------------------------------------------------------------------------------
 
-def _number(node) -> float | None:
+def _number(node, depth: int = 0) -> float | None:
     """The value of a numeric constant written in the source (0.5, 1 / 2, 0.25, -0.5), else None: read from the
-    tree, never run."""
+    tree, never run; at most 32 signs and divisions deep (red-team round 133: `64 ** (1 / 4 / 1 / ... / 1)`, 1,500
+    divisions, recursed past the grader's stack, and q2's test_scale_divisor said "RecursionError: maximum recursion
+    depth exceeded")."""
     if isinstance(node, ast.Constant) and type(node.value) in (int, float):
         # a literal past a float's range is no number of the lesson's: float() of a 400-digit one raised OverflowError
         # into q2's test, told as "a whole number too large" in the answer (red-team round 130)
         return float(node.value) if abs(node.value) < 1e300 else None
+    if depth >= 32:
+        return None
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
-        v = _number(node.operand)
+        v = _number(node.operand, depth + 1)
         return None if v is None else -v
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
-        a, b = _number(node.left), _number(node.right)
+        a, b = _number(node.left, depth + 1), _number(node.right, depth + 1)
         return None if a is None or b is None or b == 0 else a / b
     return None
 
@@ -5424,9 +5440,10 @@ def _is_flat_view_of(expr, roots) -> bool:
             return False
 
 
-def _dropout_call(node) -> bool:
+def _dropout_call(node, zeros=frozenset()) -> bool:
     """A dropout applied in the source, left training: F.dropout / torch.dropout / nn.functional.dropout(x, ...)
-    without training=False (or a False third argument), or an nn.Dropout module built (and called) in the cell."""
+    without training=False (or a False third argument), or an nn.Dropout module built (and called) in the cell.
+    `zeros`: names the cell binds to 0 alone (_zero_names), a probability of 0 as a literal is."""
     if not isinstance(node, ast.Call):
         return False
     f = node.func
@@ -5436,12 +5453,36 @@ def _dropout_call(node) -> bool:
     # a probability written as 0 drops nothing: the identity (red-team round 132: `F.dropout(raw_scores, p=0.0)`
     # beside a `math.sqrt(d_k - 1)` was told the dropout, in place of the one-edit fix of its d_k - 1)
     p = [k.value for k in node.keywords if k.arg == "p"] + (node.args[:1] if name == "Dropout" else node.args[1:2])
-    if any(isinstance(v, ast.Constant) and type(v.value) in (int, float) and v.value == 0 for v in p):
+    if any((isinstance(v, ast.Constant) and type(v.value) in (int, float) and v.value == 0)
+           or (isinstance(v, ast.Name) and v.id in zeros) for v in p):
         return False
     if name == "Dropout":
         return True
     off = [k.value for k in node.keywords if k.arg in ("training", "train")] + node.args[2:3]
     return not any(isinstance(v, ast.Constant) and v.value is False for v in off)
+
+
+def _zero_names(cells) -> frozenset[str]:
+    """The names every binding of `cells` binds to a literal 0 (0, 0.0): a dropout probability kept in a config name
+    (`attn_pdrop = 0.0`, then nn.Dropout(attn_pdrop)) drops nothing (red-team round 133: the round 132 fix read only
+    a literal p, so the named 0 was still told "your cell passes them through a dropout"). A name also bound
+    otherwise (another value, +=, a loop, a parameter) is left out."""
+    zero: set[str] = set()
+    other: set[str] = set()
+    for _seg, tree in cells:
+        for n in ast.walk(tree):
+            if isinstance(n, ast.Assign):
+                is_zero = isinstance(n.value, ast.Constant) and type(n.value.value) in (int, float) and n.value.value == 0
+                for t in n.targets:
+                    if is_zero and isinstance(t, ast.Name):
+                        zero.add(t.id)
+                    else:
+                        other |= {x.id for x in ast.walk(t) if isinstance(x, ast.Name)}
+            elif isinstance(n, (ast.AugAssign, ast.AnnAssign, ast.NamedExpr, ast.For, ast.comprehension)):
+                other |= {x.id for x in ast.walk(n.target) if isinstance(x, ast.Name)}
+            elif isinstance(n, ast.arg):
+                other.add(n.arg)
+    return frozenset(zero - other)
 
 
 def _train_false(node) -> bool:
@@ -5461,7 +5502,8 @@ def name_scores_through_dropout(scaled, submission) -> None:
     if any((isinstance(n, ast.Attribute) and n.attr == "eval") or _train_false(n) for _seg, tree in cells
            for n in ast.walk(tree)):
         return
-    hit = _source_hit(cells, _dropout_call)
+    zeros = _zero_names(cells)
+    hit = _source_hit(cells, lambda n: _dropout_call(n, zeros))
     if hit is None:
         return
     raise Misconception("scores_through_dropout", f"scaled_score_var is {scaled:.4g}, not {ref.scaled_score_var:.4g}, "
@@ -6294,6 +6336,7 @@ def name_mask_assumes_more_keys(fn, T_q, T_k, e) -> None:
     """round53 (blind53), Question 4: causal_mask(T_q, T_k) with T_k < T_q raises a negative-size error (a T_q x T_q
     triangle with torch.zeros(T_q, T_k - T_q) columns glued on), while the second calls with as many or more keys
     than queries are right: causal_mask_assumes_more_keys."""
+    name_causal_assert_more_keys(fn, T_q, T_k, e)      # round72: an assert T_k >= T_q
     if T_k is None or T_k >= T_q or not any(w in e.message.lower() for w in _NEGATIVE_SIZE_WORDS):
         return
     if not (_mask_right(fn, T_q, T_q) and _mask_right(fn, T_q, T_q + 3) and _mask_right(fn, T_k, T_k + 2)):
@@ -6332,7 +6375,10 @@ def name_out3_from_keys(value, weights3, atol) -> None:
         got = torch.as_tensor(value, dtype=torch.float64) if type(value) is not torch.Tensor else value.double()
     except (TypeError, ValueError, RuntimeError):
         return
-    if tuple(got.shape) != tuple(ref.K3.shape) or not bool(torch.isfinite(got).all()):
+    if got.dim() != 2 or not bool(torch.isfinite(got).all()):
+        return
+    name_out3_rows_zipped(got, weights3, atol)       # naming round 72: zip(weight row, value row)
+    if tuple(got.shape) != tuple(ref.K3.shape):
         return
     for w in (ref.weights3, weights3):
         try:
@@ -7033,6 +7079,7 @@ def name_count_slips(got, name, submission) -> None:
     """q8's last readings of a count before it is said in numbers: power_typed_as_e_notation (name_e_notation), then
     (round57) a count computed after its cell changed a length it reads (name_counted_after_rebinding)."""
     name_e_notation(got, name)
+    name_count_iterable_slips(got, name, submission)     # naming round 72: an iterator read twice, a product from 0
     name_counted_after_rebinding(got, name, submission)
     name_tile_entries(got, name, submission)         # naming round 63: BLOCK_M x BLOCK_N, one FlashAttention tile
     name_count_started_at_one(got, name, submission)     # naming round 69: a counter started at 1
@@ -7995,18 +8042,24 @@ def _name_divisor_fourth_root(got, submission) -> None:
     """q2 (round70, blind70 q2_scale_divisor_given_as_the_per_tensor_fourth_root_when_the_scale_is_split_over_q_and_k):
     2.83 is 64 ** 0.25 and also sqrt(8), the example's divisor (example_value_reused, which blind70's code never
     wrote): named divisor_given_as_fourth_root only where the value assigned to scale_divisor (or the name it is
-    given, assigned in the same cell) takes a fourth root; the split over Q and K said where the cell takes
-    another (or a power -0.25). Student text: parsed (bounded), never run."""
+    given, as last assigned before it in the same cell) takes a fourth root; the split over Q and K said where the
+    cell takes another (or a power -0.25). Student text: parsed (bounded), never run."""
     if abs(got - 64 ** 0.25) >= 1e-6:
         return
     cells = _cell_trees(submission, "scale_divisor")
-    pairs = []
+    pairs: list = []
+    named: set[str] = set()
     for seg, tree in cells:
-        assigns = _cell_level_assigns(tree)
-        values = [n.value for n in assigns if any(isinstance(t, ast.Name) and t.id == "scale_divisor" for t in n.targets)]
-        named = {v.id for v in values if isinstance(v, ast.Name)}
-        values += [n.value for n in assigns if any(isinstance(t, ast.Name) and t.id in named for t in n.targets)]
-        pairs += [(seg, v) for v in values]
+        # in order: the name scale_divisor is given is read as last bound before that line (red-team round 133: `s =
+        # 64 ** 0.25` printed, then `s = math.sqrt(8); scale_divisor = s`, the example's value, quoted `64 ** 0.25`)
+        last: dict[str, ast.AST] = {}
+        for n in _cell_level_assigns(tree):
+            if any(isinstance(t, ast.Name) and t.id == "scale_divisor" for t in n.targets):
+                pairs.append((seg, n.value))
+                if isinstance(n.value, ast.Name) and n.value.id in last:
+                    pairs.append((seg, last[n.value.id]))
+                    named.add(n.value.id)
+            last |= {t.id: n.value for t in n.targets if isinstance(t, ast.Name)}
     hit = _source_hit(pairs, lambda n: _fourth_root_of(n) is not None)
     if hit is None:
         return
@@ -8083,20 +8136,24 @@ def _bytes_read(node) -> bool:
 
 def name_entries_times_four(got, name, submission) -> None:
     """q8 (round71, blind71 q8_attn_entries_counted_in_bytes_of_float32): a count 4 T^2, where the line of the cell
-    that stores `name` reads a bytes size (_bytes_read) itself or through a name the cell assigns from one:
-    count_in_bytes, quoting it; else count_times_four, whose text gives the readings one number allows. Always
-    raises. Student text: parsed (bounded: each node walked a fixed number of times), never run."""
+    that stores `name` reads a bytes size (_bytes_read) itself or through a name the cell (outside its defs) last
+    assigned from one before that line: count_in_bytes, quoting it; else count_times_four, whose text gives the
+    readings one number allows. Always raises. Student text: parsed (bounded: each node walked a fixed number of times), never run."""
     hit = None
     try:
         for seg, tree in _cell_trees(submission, name):
+            # names the cell holds a bytes size in when the line runs: its own assignments (outside defs, classes,
+            # lambdas), in order, each name as last bound before the line (red-team round 133: a def's local
+            # `n = T * T * finfo(dtype).bits // 8`, or an `n = x.element_size()` rebound to `n = 2 * 1024`, made
+            # `attn_entries = n * n`, (2T)^2, a count in bytes); one pass, each value walked once
             byte_names: set[str] = set()
-            for n in ast.walk(tree):      # names the cell assigns from a bytes size (one level, each value once)
-                if isinstance(n, ast.Assign) and any(_bytes_read(x) for x in ast.walk(n.value)):
-                    byte_names |= {t.id for t in n.targets if isinstance(t, ast.Name)}
-            lines = [(seg, n) for n in ast.walk(tree) if isinstance(n, ast.Assign)
-                     and any(isinstance(t, ast.Name) and t.id == name for t in n.targets)]
-            hit = hit or _source_hit(lines, lambda x, known=frozenset(byte_names): isinstance(x, ast.Assign) and any(
-                _bytes_read(y) or (isinstance(y, ast.Name) and y.id in known) for y in ast.walk(x.value)))
+            for n in _cell_level_assigns(tree):
+                if hit is None and any(isinstance(t, ast.Name) and t.id == name for t in n.targets) and any(
+                        _bytes_read(y) or (isinstance(y, ast.Name) and y.id in byte_names) for y in ast.walk(n.value)):
+                    hit = (seg.of(n) or unparse(n)).splitlines()[0][:80]
+                bound = {t.id for t in n.targets if isinstance(t, ast.Name)}
+                byte_names = (byte_names | bound) if any(_bytes_read(x) for x in ast.walk(n.value)) \
+                    else byte_names - bound
     except CheckTooSlow:
         raise
     except Exception:  # noqa: BLE001 - an unreadable source shows nothing
@@ -8386,6 +8443,7 @@ def name_softmax_result_squeezed(fn, got, x, what) -> None:
     if (type(other) is not torch.Tensor or tuple(other.shape) != tuple(wide.shape)
             or not torch.allclose(other.double(), ref.stable_softmax(wide, dim=-1).double(), rtol=1e-6, atol=1e-9)):
         return
+    name_softmax_leading_axis_squeezed(fn, x, what, got)      # round72: only axis 0, by a (2, 1, n) second call
     raise Misconception("softmax_result_squeezed", f"{what} has shape {tuple(got.shape)}, expected "
                         f"{tuple(x.shape)}: the right values with the length-1 axis dropped, while the same input "
                         f"with that axis of length 2, {tuple(wide.shape)}, keeps its shape and is right: "
@@ -9035,3 +9093,353 @@ def name_count_kept_between_calls(got, submission) -> None:
     raise Misconception("count_kept_between_calls", f"cost_ratio is {got} = (count at T + count at 2T) / count at T: "
                         f"your function's `{hit}` adds to a total that outlives the call, so the second call's count "
                         "still holds the first one's: " + describe("count_kept_between_calls"))
+
+
+# ---------------------------------------------------------------------------------------------
+# naming round 72 (blind72)
+# ---------------------------------------------------------------------------------------------
+
+_ONE_SHOT = frozenset({"map", "filter", "zip", "iter", "reversed", "enumerate"})
+
+
+def _called(node) -> str | None:
+    """The last name of a call's function (math.prod -> 'prod'), else None."""
+    f = node.func if isinstance(node, ast.Call) else None
+    return f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else None
+
+
+def _one_shot(value) -> bool:
+    """A generator expression, or a call that returns an iterator read once (map, zip, iter, itertools.*)."""
+    if isinstance(value, ast.GeneratorExp):
+        return True
+    f = value.func if isinstance(value, ast.Call) else None
+    return f is not None and (_called(value) in _ONE_SHOT or (isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name)
+                                                             and f.value.id == "itertools"))
+
+
+def _empty_result(call, it):
+    """What `call` returns on the used-up iterator named `it` (math.prod: its start or 1; sum: its start or 0;
+    functools.reduce(f, it, init): init; len(list(it)): 0), or None where `call` is none of these on `it`."""
+    args, kw = call.args, {k.arg: k.value for k in call.keywords}
+    on_it = bool(args) and isinstance(args[0], ast.Name) and args[0].id == it
+    name = _called(call)
+    if name in ("prod", "sum", "fsum") and on_it:
+        start = kw.get("start", args[1] if len(args) > 1 else None)
+        return (1 if name == "prod" else 0) if start is None else _const_eval(start, {})
+    if name == "reduce" and len(args) == 3 and isinstance(args[1], ast.Name) and args[1].id == it:
+        return _const_eval(args[2], {})
+    if (name == "len" and len(args) == 1 and _called(args[0]) in ("list", "tuple") and len(args[0].args) == 1
+            and isinstance(args[0].args[0], ast.Name) and args[0].args[0].id == it):
+        return 0
+    return None
+
+
+def _foldable(stmts):
+    """Indexes of the top-level `x = expr` / `a, b = x, y` / `x op= expr` statements _fold_in_order reads."""
+    return [i for i, s in enumerate(stmts) if (isinstance(s, ast.AugAssign) and isinstance(s.target, ast.Name)) or (
+        isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], (ast.Name, ast.Tuple)))]
+
+
+def name_iterator_read_twice(got, name, submission) -> None:
+    """q8 (round72, blind72 q8_generator_of_sizes_consumed_by_the_first_prod): `name`'s cell binds a one-shot
+    iterator (a generator expression, map, zip, iter...) at the top level, reads it in a statement before `name`'s
+    own, and `name = ...` reduces it again (math.prod, sum, reduce, len(list(...))): the replay, that assignment
+    folded with the reduction given its empty-iterable value (1 for a product, 0 for a sum), is `got` and not the
+    right count: iterator_read_twice. The cell is parsed (bounded), never run."""
+    right = {"attn_entries": ref.attn_entries, "score_madds": ref.score_madds}.get(name)
+    if right is None or type(got) is not int or got == right:
+        return
+    for _segments, tree in _cell_trees(submission, name):
+        stmts = list(getattr(tree, "body", []))
+        answers = [i for i, s in enumerate(stmts) if isinstance(s, ast.Assign) and len(s.targets) == 1
+                   and isinstance(s.targets[0], ast.Name) and s.targets[0].id == name]
+        if not answers:
+            continue
+        a = answers[-1]
+        iters = {s.targets[0].id: i for i, s in enumerate(stmts[:a]) if isinstance(s, ast.Assign)
+                 and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name) and _one_shot(s.value)}
+        for it, i in iters.items():
+            read_before = any(isinstance(n, ast.Name) and n.id == it and isinstance(n.ctx, ast.Load)
+                              for s in stmts[i + 1:a] for n in ast.walk(s))
+            calls = [c for c in ast.walk(stmts[a].value) if isinstance(c, ast.Call) and _empty_result(c, it) is not None]
+            if not read_before or len(calls) != 1:
+                continue
+            empty = _empty_result(calls[0], it)
+            value = _replace(stmts[a].value, calls[0], ast.Constant(empty))
+            env = _fold_in_order(stmts, [j for j in _foldable(stmts) if j < a])
+            if _const_eval(value, env) != got:
+                continue
+            raise Misconception("iterator_read_twice", f"{name} is {got:,}: `{it}` is a one-shot iterator "
+                                f"(`{unparse(stmts[i]).splitlines()[0][:60]}`) that an earlier line of your cell "
+                                f"already read, so `{unparse(calls[0])[:60]}` gets nothing and gives {empty}: "
+                                + describe("iterator_read_twice"))
+
+
+def _mul_function(node) -> bool:
+    """operator.mul, mul, int.__mul__, or a two-argument lambda whose body multiplies them."""
+    if isinstance(node, ast.Lambda):
+        return isinstance(node.body, ast.BinOp) and isinstance(node.body.op, ast.Mult) and len(node.args.args) == 2
+    return _called(ast.Call(func=node, args=[], keywords=[])) in ("mul", "__mul__")
+
+
+def _zero_started_product(stmts, reads) -> str | None:
+    """The source of the first product the statements storing one of `reads` start at 0: reduce(mul, xs, 0),
+    math.prod(xs, start=0), or x = 0 then x *= ... on a name in `reads`."""
+    zeros = {s.targets[0].id for s in stmts if isinstance(s, ast.Assign) and len(s.targets) == 1
+             and isinstance(s.targets[0], ast.Name) and _const_eval(s.value, {}) == 0}
+    for s in stmts:
+        for n in ast.walk(s):
+            if isinstance(n, ast.AugAssign) and isinstance(n.op, ast.Mult) and isinstance(n.target, ast.Name) \
+                    and n.target.id in zeros and n.target.id in reads:
+                return f"{n.target.id} = 0 ... {unparse(n).splitlines()[0][:50]}"
+            if not isinstance(s, ast.Assign) or not any(isinstance(t, ast.Name) and t.id in reads for t in s.targets):
+                continue
+            if isinstance(n, ast.Call) and _called(n) == "reduce" and len(n.args) == 3 and _mul_function(n.args[0]) \
+                    and _const_eval(n.args[2], {}) == 0:
+                return unparse(n)[:70]
+            start = {k.arg: k.value for k in getattr(n, "keywords", [])}.get("start")
+            if isinstance(n, ast.Call) and _called(n) == "prod" and start is not None and _const_eval(start, {}) == 0:
+                return unparse(n)[:70]
+    return None
+
+
+def name_product_started_at_zero(got, name, submission) -> None:
+    """q8 (round72, blind72 q8_score_madds_from_reduce_with_start_value_zero): a count of 0 from a product its cell
+    starts at 0 (reduce(operator.mul, sizes, 0), math.prod(..., start=0), or total = 0 then total *= n), in the
+    statements storing `name` or a name its assignment reads: product_started_at_zero. A 0 without such a line in
+    the cell is left to the plain fact."""
+    if got != 0 or name not in ("attn_entries", "score_madds"):
+        return
+    for _segments, tree in _cell_trees(submission, name):
+        stmts = list(getattr(tree, "body", []))
+        sets = [s.value for s in stmts if isinstance(s, ast.Assign)
+                and any(isinstance(t, ast.Name) and t.id == name for t in s.targets)]
+        reads = {name} | {n.id for v in sets for n in ast.walk(v) if isinstance(n, ast.Name)}
+        hit = _zero_started_product(stmts, reads)
+        if hit is not None:
+            raise Misconception("product_started_at_zero", f"{name} is 0: your cell's `{hit}` starts the product at "
+                                "0: " + describe("product_started_at_zero"))
+
+
+def name_count_iterable_slips(got, name, submission) -> None:
+    """q8 (round72): a count from an iterator read twice, or a product started at 0 (both by the cell's source)."""
+    name_iterator_read_twice(got, name, submission)
+    name_product_started_at_zero(got, name, submission)
+
+
+def name_out3_rows_zipped(got, weights3, atol) -> None:
+    """q6 (round72, blind72 q6_out3_zips_weight_rows_with_value_rows_not_columns): out3[q][r] = sum(w * v for w, v
+    in zip(weights3[q], V3[r])), each weight row paired with a ROW of V3 (zip stopping at the shorter, m = min(T_k,
+    d_v)): the replay weights[:, :m] @ V3[:, :m].T, from the reference's weights3 or the student's own, is `got`
+    (shape (T_q, T_k), which no right out3 has when d_v != T_k): output_rows_zipped_with_value_rows."""
+    V = ref.V3.double()
+    if tuple(got.shape) != (ref.weights3.shape[0], V.shape[0]) or V.shape[0] == V.shape[1]:
+        return
+    for w in (ref.weights3, weights3):
+        try:
+            w = torch.as_tensor(w, dtype=torch.float64)
+        except (TypeError, ValueError, RuntimeError):
+            continue
+        if w.dim() != 2 or w.shape[0] != got.shape[0]:
+            continue
+        m = min(w.shape[1], V.shape[1])
+        replay = w[:, :m] @ V[:, :m].T
+        if replay.shape == got.shape and torch.allclose(got, replay, rtol=0, atol=atol):
+            raise Misconception("output_rows_zipped_with_value_rows", f"out3 has shape {tuple(got.shape)} and entry "
+                                f"[q][r] is the sum over the first {m} pairs of zip(weights3[q], V3[r]), a weight row "
+                                "with a value ROW: " + describe("output_rows_zipped_with_value_rows"))
+
+
+_LENGTH_NAME = re.compile(r"(?i)^(t|l|n|len|seq|tok|num_tok)(_|$|[a-z]*$)")
+_WIDTH_NAME = re.compile(r"(?i)^(d|dim|width|feat|emb|hid)(_|$|[a-z]*$)")
+
+
+def name_shape_unpacked_width_first(got, what, inputs, submission) -> None:
+    """q1 (round72, blind72 q1_star_unpacking_names_the_last_two_axes_width_then_length): a cell of `what` unpacks a
+    shape as `*batch, d, T = ...` (the second-to-last name reads as a width: d, dim, width...; the last as a length:
+    T, L, n, seq...), and `what = (..., T, ...)` puts that last name where a length goes, where `got` holds a feature
+    width (an input's last size) and the right shape a length: shape_unpacked_width_first. The names are the
+    evidence (the value alone is K^T V's (B, d_k, d_v) too); the cell is parsed, never run."""
+    got, expected = tuple(got), tuple(getattr(ref, what, ()))
+    widths = {tuple(s)[-1] for s in inputs.values()}
+    if len(got) != len(expected) or got == expected or submission is None:
+        return
+    for _segments, tree in _cell_trees(submission, what):
+        stmts = [s for s in getattr(tree, "body", []) if isinstance(s, ast.Assign) and len(s.targets) == 1]
+        swapped = {}
+        for s in stmts:
+            t = s.targets[0]
+            if isinstance(t, ast.Tuple) and len(t.elts) >= 2 and all(isinstance(e, ast.Name) for e in t.elts[-2:]):
+                w, n = t.elts[-2].id, t.elts[-1].id
+                if _WIDTH_NAME.match(w) and _LENGTH_NAME.match(n) and not _LENGTH_NAME.match(w):
+                    swapped[n] = unparse(s).splitlines()[0][:60]
+        answer = [s.value for s in stmts if isinstance(s.targets[0], ast.Name) and s.targets[0].id == what]
+        if not swapped or not answer or not isinstance(answer[-1], ast.Tuple):
+            continue
+        elts = answer[-1].elts
+        for k in range(1, min(len(elts), len(got)) + 1):
+            e = elts[-k]
+            if isinstance(e, ast.Starred):
+                break
+            if isinstance(e, ast.Name) and e.id in swapped and got[-k] in widths and got[-k] != expected[-k] \
+                    and expected[-k] not in widths:
+                raise Misconception("shape_unpacked_width_first", f"{what} is {got}: your cell unpacks "
+                                    f"`{swapped[e.id]}`, so `{e.id}`, used for a length, holds the last axis, "
+                                    f"{got[-k]} (a feature width), not the {expected[-k]} tokens: "
+                                    + describe("shape_unpacked_width_first"))
+
+
+def column_major_mask(T_q, T_k):
+    """The right (T_q, T_k) mask's entries listed keys-outer (its transpose flattened), reshaped row-major to
+    (T_q, T_k): what [j <= i for j, i in product(range(T_k), range(T_q))] reshaped to (T_q, T_k) gives."""
+    return ref.causal_mask(T_q, T_k).T.reshape(T_q, T_k)
+
+
+def _column_major_call(fn, T_q, T_k) -> bool:
+    """fn(T_q, T_k) is column_major_mask(T_q, T_k) (any 0/1 dtype); a crash is False."""
+    try:
+        out = fn(T_q, T_k)
+    except Exception:  # noqa: BLE001 - a crash shows nothing here
+        return False
+    return (isinstance(out, torch.Tensor) and tuple(out.shape) == (T_q, T_k)
+            and bool(((out != 0) == column_major_mask(T_q, T_k)).all()))
+
+
+def name_mask_filled_column_major(fn, t, T_q, T_k, what) -> None:
+    """q4 (round72, blind72 q4_product_over_keys_then_queries_fills_the_grid_transposed): the mask is the right
+    entries listed keys-outer and reshaped row-major (column_major_mask). A rectangular answer equal to it (no
+    catalogued mask is) is named; a square one is the upper triangle (upper_triangular_mask's own replay), so it is
+    named only where two second calls, causal_mask(T + 2, T) and causal_mask(T, T + 2), are that refill too:
+    mask_grid_filled_column_major. Else nothing (a square upper triangle stays upper_triangular_mask)."""
+    T_k = T_q if T_k is None else T_k
+    if tuple(t.shape) != (T_q, T_k) or not bool(((t != 0) == column_major_mask(T_q, T_k)).all()):
+        return
+    if T_q == T_k and not (_column_major_call(fn, T_q + 2, T_q) and _column_major_call(fn, T_q, T_q + 2)):
+        return
+    if T_q != T_k and (bool((column_major_mask(T_q, T_k) == ref.causal_mask(T_q, T_k)).all()) or any(
+            bool((column_major_mask(T_q, T_k) == w).all()) for w in ref.causal_mask_variants(T_q, T_k).values())):
+        return
+    how = ("the upper triangle here, and causal_mask(T + 2, T) and causal_mask(T, T + 2) are the same refill"
+           if T_q == T_k else "the right entries taken key by key and laid out query by query")
+    raise Misconception("mask_grid_filled_column_major", f"{what} is wrong: it is {how}: "
+                        + describe("mask_grid_filled_column_major"))
+
+
+def check_one_head(fn, rng, softmax=None) -> None:
+    """q5 (round72, blind73 q5_heads_axis_added_to_3d_inputs_then_squeeze_1_on_every_output): 4-D inputs with ONE
+    head, (B, 1, T_q, d), which "any number of leading dimensions" promises (a leading axis of length 1 is one of
+    them). An output that is the right one with that heads axis dropped, (B, T_q, d_v), where a 3-D call with one
+    query keeps its length-1 axis, is output_heads_axis_squeezed (the test's own 4-D call with several heads ran
+    right before this one); any other
+    failure is judged as every output is (d_k = 16, the test's other calls' width: a slip they pass, this passes)."""
+    Q, K, V = qkv(rng, (2, 1, 5, 16), (2, 1, 6, 16), (2, 1, 6, 16), torch.float32)     # the test's own widths
+    mask = random_mask((2, 1, 5, 6), rng)
+    what = f"the output for 4-D inputs with one head, Q {tuple(Q.shape)}, K {tuple(K.shape)}, V {tuple(V.shape)}"
+    got = call_sdpa(fn, Q, K, V, mask)
+    expected = ref.scaled_dot_product_attention(Q, K, V, mask)
+    squeezed = (type(got) is torch.Tensor and tuple(got.shape) == tuple(expected.shape[:1] + expected.shape[2:])
+                and right(got.unsqueeze(1), Q, K, V, mask))
+    if squeezed and _single_query_kept(fn, Q, K, V):
+        raise Misconception("output_heads_axis_squeezed", f"{what} has shape {tuple(got.shape)}, expected "
+                            f"{tuple(expected.shape)}: the right values with the heads axis (length 1) dropped: "
+                            + describe("output_heads_axis_squeezed"))
+    if not squeezed and not right(got, Q, K, V, mask):     # every length-1 axis squeezed: judge's size_one_axis_dropped
+        _name_one_head_only(fn, softmax, Q, K, V, mask, got, what)
+    try:
+        judge(fn, Q, K, V, mask, got, what)
+    except AssertionError as failure:
+        raise smallest(failure, fn, Q, K, V, mask, Failure.value(expected, got)) from None
+
+
+def name_softmax_dim_sign_assert(fn, e: StudentCodeError, what: str) -> None:
+    """q3/q5 (round72, blind73 q3_assert_that_dim_is_negative_rejects_positive_axes): stable_softmax raised an
+    AssertionError (its own assert); second calls show why: on a (5, 7) input it is right with dim=-1 and dim=-2,
+    and dim=0, the same axis as dim=-2, raises an AssertionError again: softmax_dim_sign_assert."""
+    if fn is None or e.exc_type != "AssertionError":
+        return
+    x = (torch.arange(35, dtype=torch.float64).reshape(5, 7) * 0.9).sin() * 3
+    try:
+        outs = [(fn(x.clone(), dim=d), ref.stable_softmax(x, d)) for d in (-1, -2)]
+    except StudentCodeError:
+        return
+    if not all(matching_variants(out, {"right": want}, x.dtype) for out, want in outs):
+        return
+    try:
+        fn(x.clone(), dim=0)
+    except StudentCodeError as again:
+        if again.exc_type != "AssertionError":
+            return
+    else:
+        return
+    raise Misconception("softmax_dim_sign_assert", f"your code raised AssertionError: {e.message[:120]} ({what}); "
+                        "on a (5, 7) input the same stable_softmax is right with dim=-1 and dim=-2, and dim=0, the "
+                        "same axis as dim=-2, fails its assert again: " + describe("softmax_dim_sign_assert")) from None
+
+
+def name_causal_assert_more_keys(fn, T_q, T_k, e) -> None:
+    """q4 (round72, blind73 q4_assert_that_there_are_at_least_as_many_keys_as_queries): causal_mask(T_q, T_k) with
+    T_k < T_q raised an AssertionError (the student's own assert), while second calls with as many or more keys than
+    queries are right and causal_mask(T_k + 2, T_k) raises an AssertionError again: causal_mask_assert_more_keys."""
+    if T_k is None or T_k >= T_q or e.exc_type != "AssertionError":
+        return
+    if not (_mask_right(fn, T_q, T_q) and _mask_right(fn, T_q, T_q + 3) and _mask_right(fn, T_k, T_k + 2)):
+        return
+    try:
+        fn(T_k + 2, T_k)
+    except Exception as again:  # noqa: BLE001 - only its type is read
+        if type(again).__name__ != "AssertionError" and getattr(again, "exc_type", None) != "AssertionError":
+            return
+    else:
+        return
+    raise Misconception("causal_mask_assert_more_keys", f"causal_mask({T_q}, {T_k}) raised AssertionError "
+                        f"({e.message[:100]}), with fewer keys than queries, while it is right with as many or more "
+                        f"keys, and causal_mask({T_k + 2}, {T_k}) fails the same way: "
+                        + describe("causal_mask_assert_more_keys"))
+
+
+def name_softmax_leading_axis_squeezed(fn, x, what, got) -> None:
+    """q3 (round72, blind73 q3_one_d_input_unsqueezed_and_the_result_squeezed_at_zero_unconditionally): a result that
+    dropped x's LEADING length-1 axis (softmax_result_squeezed's evidence holds), where a second call whose length-1
+    axis is not the first, (2, 1, n), keeps its shape and is right: only axis 0 is squeezed (a .squeeze(0) undoing an
+    unsqueeze for 1-D inputs), not every length-1 axis: softmax_leading_axis_squeezed."""
+    if type(x) is not torch.Tensor or x.dim() < 2 or x.shape[0] != 1:
+        return
+    inner = torch.stack([x[0] * 0.5, x[0]]).unsqueeze(1)      # (2, 1, n): its length-1 axis is axis 1
+    other = second_call(fn, inner, dim=-1)
+    if (type(other) is not torch.Tensor or tuple(other.shape) != tuple(inner.shape)
+            or not torch.allclose(other.double(), ref.stable_softmax(inner, dim=-1).double(), rtol=1e-6, atol=1e-9)):
+        return
+    raise Misconception("softmax_leading_axis_squeezed", f"{what} has shape {tuple(got.shape)}, expected "
+                        f"{tuple(x.shape)}: the right values with the leading length-1 axis dropped, while "
+                        f"{tuple(inner.shape)}, whose length-1 axis is not the first, keeps its shape and is right: "
+                        + describe("softmax_leading_axis_squeezed"))
+
+
+def _single_query_kept(fn, Q, K, V) -> bool:
+    """A second call on 3-D inputs with ONE query, (B, 1, d), is right with its length-1 axis kept: the output's
+    squeeze is of the heads axis only (a bare .squeeze() drops this one too: size_one_axis_dropped, judge's word)."""
+    q, k, v = Q[:, 0, :1], K[:, 0], V[:, 0]
+    return right(second_call(fn, q, k, v, mask=None), q, k, v, None)
+
+
+def _name_one_head_only(fn, softmax, Q, K, V, mask, got, what) -> None:
+    """check_one_head's wrong output, where the same inputs with the head repeated (2 heads) are right: the length-1
+    heads axis is what breaks it. The notebook's stable_softmax (`softmax`, when the test has it) returning the
+    (B, 1, T_q, T_k) scores' softmax with that axis dropped is softmax_result_squeezed, said for the attention; else
+    said as the plain fact (judge would read the broadcast output as another mistake)."""
+    two = [t.expand(t.shape[0], 2, *t.shape[2:]).contiguous() for t in (Q, K, V, mask)]
+    if not right(second_call(fn, *two[:3], mask=two[3]), *two):
+        return
+    scores = (Q @ K.transpose(-2, -1)).masked_fill(~mask, float("-inf"))
+    out = second_call(softmax, scores.clone(), dim=-1) if softmax is not None else None
+    want = ref.stable_softmax(scores, dim=-1)
+    if (type(out) is torch.Tensor and out.dim() < scores.dim() and out.numel() == scores.numel()
+            and torch.allclose(torch.nan_to_num(out.reshape(want.shape).double()), torch.nan_to_num(want.double()),
+                               rtol=1e-5, atol=1e-6)):
+        raise Misconception("softmax_result_squeezed", f"{what} is wrong (shape {tuple(getattr(got, 'shape', ()))}), "
+                            "while the same inputs with two heads are right: the stable_softmax it calls returns the "
+                            f"softmax of the {tuple(scores.shape)} scores with shape {tuple(out.shape)}, the length-1 "
+                            "heads axis dropped: " + describe("softmax_result_squeezed"))
+    raise AssertionError(f"{what} is wrong (shape {tuple(getattr(got, 'shape', ()))}), while the same inputs with the "
+                         "head repeated (2 heads) are right: the length-1 heads axis is lost or broadcast somewhere "
+                         "(a .squeeze(), or an axis picked by its length); 4-D inputs may have a single head")

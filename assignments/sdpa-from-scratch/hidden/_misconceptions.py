@@ -949,6 +949,53 @@ MISCONCEPTIONS = {
                                  "hold whatever memory torch.empty left there (they can even change from call to "
                                  "call). Loop to the full length, range(0, T, B) (the last slice is simply "
                                  "shorter), or compute every row at once",
+    # naming round 72 (blind72)
+    "iterator_read_twice": "a one-shot iterator read twice: a generator expression (x for ...), map(), filter(), "
+                           "zip() or iter() is used up by the first call that reads it (math.prod, sum, list, a for "
+                           "loop), so the second call gets an empty iterable: math.prod of nothing is 1, sum of "
+                           "nothing is 0. Keep the values in a tuple or a list ((T, T), [T, T]) to read them more "
+                           "than once",
+    "product_started_at_zero": "a product started from 0 (functools.reduce(operator.mul, sizes, 0), math.prod(sizes, "
+                               "start=0), or total = 0 then total *= n in a loop): 0 times anything is 0, so the "
+                               "count is 0. A product starts at 1: reduce(operator.mul, sizes, 1), or "
+                               "math.prod(sizes)",
+    "output_rows_zipped_with_value_rows": "pairing each weight row with the ROWS of V (zip(w_row, v_row) for each "
+                                          "v_row in V) instead of its columns: zip stops silently at the shorter of "
+                                          "the two, so each entry is a partial dot product and there is one entry "
+                                          "per value row instead of one per value column. Take V's columns "
+                                          "(zip(*V.tolist()), or zip(..., strict=True), which would have raised), "
+                                          "or write weights @ V",
+    "shape_unpacked_width_first": "unpacking a (..., T, d) shape with the last two names the wrong way round "
+                                  "(*batch, d_k, T = q_shape): the name meant for the sequence length holds the "
+                                  "feature width and the other way round, so the sizes built from it are widths "
+                                  "where lengths go. Q and K are (..., T, d_k): unpack them as *batch, T, d_k = "
+                                  "q_shape (or index q_shape[-2] for the length, q_shape[-1] for the width)",
+    "mask_grid_filled_column_major": "filling the mask's grid in the wrong order: the flat list of entries is built "
+                                     "with the keys in the outer loop (for j in keys: for i in queries, or "
+                                     "itertools.product(range(T_k), range(T_q))) but reshaped row by row to (T_q, "
+                                     "T_k), so each entry lands in another cell: a square mask comes out transposed "
+                                     "(the upper triangle) and a rectangular one scrambled. Put the queries in the "
+                                     "outer loop (itertools.product(range(T_q), range(T_k))), or build the grid "
+                                     "directly: torch.arange(T_k)[None, :] <= torch.arange(T_q)[:, None]",
+    # naming round 72 (blind73)
+    "output_heads_axis_squeezed": "squeezing the output at an axis that can be a real length-1 axis (an "
+                                  "unconditional .squeeze(1), or a bare .squeeze(), meant to undo a heads axis added "
+                                  "to 3-D inputs): a 4-D input with one head, (B, 1, T_q, d), loses its heads axis "
+                                  "too and comes back (B, T_q, d_v). Squeeze only where you added the axis (keep a "
+                                  "flag), or add none: matmul and the softmax work on any number of leading axes",
+    "softmax_dim_sign_assert": "an assert in stable_softmax that dim is counted from the end (dim < 0): dim=0 and "
+                               "dim=1 are valid axes too (torch's dim takes both, -x.dim() <= dim < x.dim()), and "
+                               "the tests pass them; remove the assert (or check the full range), the rest already "
+                               "works along any dim",
+    "causal_mask_assert_more_keys": "an assert in causal_mask that there are at least as many keys as queries (T_k >= "
+                                    "T_q): fewer keys than queries is a valid mask too, top-left aligned (query i "
+                                    "sees keys 0..min(i, T_k - 1)), and the tests ask for it; drop the assert, "
+                                    "torch.ones(T_q, T_k, dtype=torch.bool).tril() handles both",
+    "softmax_leading_axis_squeezed": "squeezing axis 0 of the softmax's result unconditionally (a .squeeze(0) meant "
+                                     "to undo an .unsqueeze(0) added for 1-D inputs): an input whose first axis "
+                                     "really has length 1 (a single row (1, n), a batch of one) loses it too. Squeeze "
+                                     "only when you added the axis (remember x.dim() == 1), or add none: the max and "
+                                     "the sum along dim work on 1-D inputs as they are",
     # rules
     "forbidden_api": "calling an API this assignment forbids (F.scaled_dot_product_attention) instead of "
                      "implementing it",

@@ -220,6 +220,7 @@ def test_out_shape(out_shape, submission=None):
         raise Misconception("output_width_dk", "out_shape takes its last dimension from d_k; the output width comes "
                             "from V" + diag.helper_slots_crossed(submission, "out_shape"))
     diag.name_key_axis_kept(got, ref.out_shape, INPUTS["K"][-2], "out_shape")
+    diag.name_shape_unpacked_width_first(got, "out_shape", INPUTS, submission)     # round72: `*b, d, T = q_shape`
     if got == ref.out_shape[:1] + (INPUTS["K"][-1], INPUTS["V"][-1]):      # (B, d_k, d_v): K^T V or Q^T V (blind30)
         raise Misconception("output_as_features_product", f"out_shape is {got}: "
                             + describe("output_as_features_product"))

@@ -70,11 +70,12 @@ def test_float64_dk12(scaled_dot_product_attention, device, rng):
 
 
 @test_case(points=1, hidden=True)
-def test_float32_4d_random_mask(scaled_dot_product_attention, device, rng):
+def test_float32_4d_random_mask(scaled_dot_product_attention, device, rng, stable_softmax=None):
     Q, K, V = diag.qkv(rng, (2, 3, 7, 16), (2, 3, 7, 16), (2, 3, 7, 16), torch.float32)
     mask = diag.random_mask((2, 3, 7, 7), rng)
     diag.check(scaled_dot_product_attention, Q, K, V, mask, "the output for 4-D inputs with a random mask")
     diag.check_per_sequence_mask(scaled_dot_product_attention, Q, K, V, rng)    # round60: (B, 1, T_q, T_k)
+    diag.check_one_head(scaled_dot_product_attention, rng, stable_softmax)    # round72: (B, 1, T, d), one head
 
 
 @test_case(points=1, hidden=True)

@@ -158,6 +158,7 @@ def test_score_madds(score_madds, attn_entries=None, submission=None):
     _raise_if_fraction_of_unit(score_madds, "score_madds")
     got = expect_int(score_madds, "score_madds")
     diag.name_counts_swapped(attn_entries, got, "score_madds")
+    diag.name_count_iterable_slips(got, "score_madds", submission)     # round72: a generator read twice, a 0 start
     if got == D_K:      # round45 (blind44): one score's dot product; one query's row, T d_k, is count_per_query
         raise Misconception("madds_of_one_score", f"score_madds is {got} = d_k, the multiply-adds of one score, "
                             f"not of all {T} x {T}: " + describe("madds_of_one_score"))
