@@ -112,6 +112,15 @@ def test_builtin_sum_over_last_axis_slices_keeps_full_marks(grader: Grader) -> N
     assert_full_marks(_graded(grader, {WEIGHTS: cell}))
 
 
+def test_a_sum_over_dim_minus_two_written_out_is_not_the_builtin_sum(grader: Grader) -> None:
+    # the scan after this round: `E / E.sum(dim=-2, keepdim=True)` gives on a 2-D S the numbers `sum(E)` gives, and
+    # was told "Python's builtin sum(t) does that"; a notebook that never calls the builtin sum is not told so
+    cell = ("def attention_weights(S, M=None):\n    Z = S if M is None else S + M\n"
+            "    w = torch.exp(Z - Z.amax(dim=-1, keepdim=True))\n    return w / w.sum(-2, keepdim=True)\n")
+    keys = failed_keys(_graded(grader, {WEIGHTS: cell}))
+    assert keys and "builtin_sum_over_tensor" not in keys, keys
+
+
 _ENT_TAIL = "\n\ndef effective_tokens(A):\n    return 2.0 ** row_entropy_bits(A)\n"
 _Q10 = [
     "def row_entropy_bits(A):\n    return sum(-A * torch.where(A > 0, A.log2(), torch.zeros_like(A)))\n" + _ENT_TAIL,

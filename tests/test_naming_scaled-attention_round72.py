@@ -310,3 +310,16 @@ RIGHT = {**DTYPE_RIGHT, **SHAPE_RIGHT, **DIMS_RIGHT, **GENERATOR_RIGHT, **TABLE_
 @pytest.mark.parametrize("name", sorted(RIGHT))
 def test_own_right_variants_keep_full_marks(grader, name):
     assert_full_marks(_graded(grader, RIGHT[name]))
+
+
+def test_a_value_loop_over_the_query_count_is_named_on_the_square_keys_case(grader) -> None:
+    # the scan after this round: q1's new square-K call (T_k = d_k) had 5 queries and 6 keys, where a value loop
+    # bounded by the query count leaves a value out and no diagnosis read it (test_float32_square: a bare difference);
+    # with 7 queries it indexes past the last key, as in the other tests, and is named as there
+    cell = _attention('''    weights = torch.softmax(Q @ K.T / math.sqrt(d_k), dim=-1)
+    out = torch.zeros(Q.shape[0], V.shape[1], dtype=V.dtype)
+    for i in range(Q.shape[0]):
+        for j in range(len(Q)):
+            out[i] = out[i] + weights[i, j] * V[j]
+    return out, weights''')
+    assert_named(_graded(grader, cell), "scores_square_from_query_count", "q1", also=("one_edit_fix",))

@@ -33,9 +33,12 @@ from __future__ import annotations
 import ast
 import builtins
 import functools
+import hashlib
 import re
 import sys
+import threading
 import warnings
+from collections import OrderedDict
 from dataclasses import dataclass, replace
 from typing import Callable, Iterable, Iterator, Sequence
 
@@ -1741,17 +1744,79 @@ def last_function_def(cells: Sequence[str], name: str, max_chars: int = 0) -> as
     return None
 
 
-@functools.lru_cache(maxsize=256)
+def read_twice_on_one_path(node: ast.AST, names: Iterable[str]) -> set[str]:
+    """Those of `names` that `node` reads twice where both reads can run in one call: two loads that are not in the
+    two arms of one `if` / `... if ... else ...` (or two cases of one `match`). A generator read once in each
+    branch (`if scaled: list(dots) ... else: list(dots)`) is read once a call (red-team round 134: that was told "a
+    generator read twice" where a one-edit fix of the variance's axis was the answer). One walk without recursion
+    for all the names; a name read in more than 64 places is read twice (the pairs compared stay bounded)."""
+    wanted = set(names)
+    paths: dict[str, list[list[tuple[int, str, int]]]] = {}
+    kinds: dict[int, type] = {}
+    stack: list[tuple[ast.AST, list[tuple[int, str, int]]]] = [(node, [])]
+    while stack:
+        n, path = stack.pop()
+        if isinstance(n, (ast.If, ast.IfExp, ast.Match)):
+            kinds[id(n)] = type(n)
+        if isinstance(n, ast.Name) and n.id in wanted and isinstance(n.ctx, ast.Load):
+            paths.setdefault(n.id, []).append(path)
+            continue
+        for field, value in ast.iter_fields(n):
+            kids = value if isinstance(value, list) else [value]
+            for i, kid in enumerate(kids):
+                if isinstance(kid, ast.AST):
+                    stack.append((kid, path + [(id(n), field, i)]))
+    return {name for name, found in paths.items() if len(found) > 64 or _two_on_one_path(found, kinds)}
+
+
+def _two_on_one_path(found: list[list[tuple[int, str, int]]], kinds: dict[int, type]) -> bool:
+    """Whether two of the ancestor paths in `found` part anywhere but in the two arms of an if (or two cases of a
+    match): read_twice_on_one_path's pair test."""
+    for a in range(len(found)):
+        for b in range(a + 1, len(found)):
+            p, q = found[a], found[b]
+            k = 0
+            while k < min(len(p), len(q)) and p[k] == q[k]:
+                k += 1
+            if k >= min(len(p), len(q)) or p[k][0] != q[k][0]:
+                return True
+            kind, fields = kinds.get(p[k][0]), {p[k][1], q[k][1]}
+            exclusive = (kind in (ast.If, ast.IfExp) and fields == {"body", "orelse"}) or (
+                kind is ast.Match and fields == {"cases"} and p[k][2] != q[k][2])
+            if not exclusive:
+                return True
+    return False
+
+
+_DEFS_KEPT = 256
+_defs_by_digest: OrderedDict[bytes, frozenset[str]] = OrderedDict()
+_defs_lock = threading.Lock()
+
+
 def _top_level_defs(cell: str) -> frozenset[str]:
     """The names of a cell's top-level defs (none where it does not parse). Cached per cell's text: the readers of
     a grade ask `last_function_def` again and again, and every cell that only mentions `def name` (a comment, a
     string) was parsed again on each ask (red-team round 133: twenty 19,000-character decoy cells cost a wrong
-    notebook 7.8 s of the grader's CPU against 3.7 s without them)."""
+    notebook 7.8 s of the grader's CPU against 3.7 s without them). The cache is keyed by the text's digest, not
+    the text (red-team round 134: an lru_cache on the text kept the last 256 cells themselves, a class's 480 KB
+    decoy cells 117 MB of the grader's memory for as long as it runs)."""
+    key = hashlib.blake2b(cell.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+    with _defs_lock:
+        kept = _defs_by_digest.get(key)
+        if kept is not None:
+            _defs_by_digest.move_to_end(key)
+            return kept
     try:
         tree = parse(cell)
     except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
-        return frozenset()
-    return frozenset(n.name for n in tree.body if isinstance(n, ast.FunctionDef))
+        names: frozenset[str] = frozenset()
+    else:
+        names = frozenset(n.name for n in tree.body if isinstance(n, ast.FunctionDef))
+    with _defs_lock:
+        _defs_by_digest[key] = names
+        while len(_defs_by_digest) > _DEFS_KEPT:
+            _defs_by_digest.popitem(last=False)
+    return names
 
 
 def left_none_call(cells: Sequence[str], name: str) -> tuple[str, str] | None:

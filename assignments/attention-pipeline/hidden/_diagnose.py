@@ -22,6 +22,7 @@ import torch
 from autograder.errors import StudentCodeError
 from autograder.grading import checks, crash_words
 from autograder.grading.checks import Misconception, at_most_one_letter, describe, matching_variants, name_from_rerun
+from autograder.grading.source_checks import read_twice_on_one_path
 from reference import attention_pipeline as ref
 
 Tensors = dict[str, Any]
@@ -1306,7 +1307,7 @@ def weights_variants(S: torch.Tensor, M: torch.Tensor | None = None) -> dict[str
             out[key] = wrong()
         except RuntimeError:
             pass
-    if Z.shape[0] > 1:   # e / sum(e): the builtin sum walks dim 0, adding the rows (or batch entries) (blind72)
+    if Z.shape[0] > 1 and builtin_sum_called():   # e / sum(e): the builtin sum walks dim 0 (blind72)
         out["builtin_sum_over_tensor"] = e / e.sum(dim=0)
     # one sum over the whole tensor (E / E.sum()) or over each matrix, instead of each row's own
     g = torch.exp(Z - Z.max())
@@ -2109,7 +2110,8 @@ def entropy_variants(A: torch.Tensor) -> dict[str, torch.Tensor]:
         logs = torch.where(A > 0, torch.log2(A), torch.zeros_like(A))
         diagonal = {"batched_input_unsupported/diagonal": -torch.diagonal(A @ logs.transpose(-2, -1))}
         # sum(terms), the builtin, adds over dim 0, the batch (blind72); on a 2-D A it is entropy_wrong_dim's columns
-        diagonal["builtin_sum_over_tensor"] = -(A * logs).sum(dim=0)
+        if builtin_sum_called():
+            diagonal["builtin_sum_over_tensor"] = -(A * logs).sum(dim=0)
     else:
         diagonal = {}
     return {
@@ -5201,6 +5203,33 @@ _MUTABLE_MAKERS = frozenset({"list", "dict", "set", "defaultdict", "OrderedDict"
 _CACHE_DECORATORS = frozenset({"cache", "lru_cache", "cached", "memoize", "memoise"})
 
 
+def builtin_sum_called() -> bool:
+    """Whether the notebook calls Python's builtin `sum` anywhere (a bare `sum(...)`): the evidence the
+    builtin_sum_over_tensor replays need besides their numbers. On a 2-D tensor `E.sum(dim=-2)` (a wrong dim written
+    out) gives the same numbers as `sum(E)`, and was told "Python's builtin sum(t) does that" (the scan after naming
+    round 72: blind33's q05_denominator_summed_over_queries). Student text: parsed, never run; cached per notebook."""
+    submission = current_submission()
+    if submission is None:
+        return False
+    from autograder.grading.source_checks import cells_of
+    return _calls_builtin_sum(tuple(cells_of(submission)))
+
+
+@functools.lru_cache(maxsize=8)
+def _calls_builtin_sum(cells: tuple[str, ...]) -> bool:
+    from autograder.grading.pyparse import parse
+    for cell in cells:
+        if "sum" not in cell or len(cell) > 200_000:
+            continue
+        try:
+            tree = parse(cell)
+        except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
+            continue
+        if any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "sum" for n in ast.walk(tree)):
+            return True
+    return False
+
+
 def current_submission() -> object:
     """The notebook's source the runner holds for the test now running (None outside one)."""
     record = checks._CHARGES.get()
@@ -5794,6 +5823,7 @@ def generator_consumed_twice(submission: object, func: str) -> str | None:
         if isinstance(m, ast.Name):
             counts = loads if isinstance(m.ctx, ast.Load) else stores
             counts[m.id] = counts.get(m.id, 0) + 1
+    made = []
     for n in ast.walk(node):
         if not (isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)):
             continue
@@ -5802,8 +5832,10 @@ def generator_consumed_twice(submission: object, func: str) -> str | None:
                                                and v.func.id in _ONE_PASS_CALLS):
             name = n.targets[0].id
             if loads.get(name, 0) >= 2 and stores.get(name, 0) == 1:
-                return ast.unparse(n)[:120]
-    return None
+                made.append((name, n))
+    # not once in each arm of an if (red-team round 134: read_twice_on_one_path, one walk for every name)
+    twice = read_twice_on_one_path(node, [name for name, _n in made]) if made else set()
+    return next((ast.unparse(n)[:120] for name, n in made if name in twice), None)
 
 
 def raise_if_generator_reread(got: object, q: torch.Tensor, K: torch.Tensor, V: torch.Tensor) -> None:
@@ -6626,7 +6658,7 @@ def raise_if_weights_not_finite(got: torch.Tensor, S: torch.Tensor, M: Any, what
     raise_if_unnormalised_overflow(fn, got, S, M, what)   # the float64 replay unnormalised (blind36)
     Z = S if M is None else S + M
     e = torch.exp(Z - Z.amax(dim=-1, keepdim=True))
-    if Z.shape[0] > 1 and nonfinite_hits(got, {"builtin_sum_over_tensor": e / e.sum(dim=0)}):   # blind72, in S's dtype
+    if Z.shape[0] > 1 and builtin_sum_called() and nonfinite_hits(got, {"builtin_sum_over_tensor": e / e.sum(dim=0)}):
         raise Misconception("builtin_sum_over_tensor", f"{what} contains NaN or inf in {int(bad.sum())} of "
                             f"{bad.numel()} entries, at the same entries as each row's exp(s - max) divided by the sum "
                             "over the first axis (0 / 0 where that column's terms all underflow), and its finite "

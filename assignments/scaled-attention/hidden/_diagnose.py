@@ -27,7 +27,7 @@ from autograder.grading.checks import (
 )
 from autograder.grading.crash_words import crash_replayed, crash_source_line
 from autograder.grading.pyparse import parse, unparse
-from autograder.grading.source_checks import CITES_LESSON
+from autograder.grading.source_checks import CITES_LESSON, read_twice_on_one_path
 from autograder.errors import StudentCodeError
 from autograder.grading.shrink import Derived, TensorArgs, check_value
 from reference import scaled_attention as ref
@@ -848,7 +848,18 @@ def zip_of_queries_and_keys(func) -> bool:
     names = _params(func)[:2]
     if len(names) < 2:
         return False
-    for node in ast.walk(func):
+    # the zip is what a loop (or a comprehension that is not a check) walks: its rows are the queries' (red-team round
+    # 134: `assert all(q.shape == k.shape for q, k in zip(Q, K))` beside a row loop over range(len(K)), the key count,
+    # was told zip_stops_at_shorter where the one-edit fix, Q for K, was the answer)
+    checks = {id(n) for c in ast.walk(func) if isinstance(c, ast.Assert) or (
+        isinstance(c, ast.Call) and isinstance(c.func, ast.Name) and c.func.id in ("all", "any"))
+        for n in ast.walk(c)}
+    for loop in ast.walk(func):
+        if not isinstance(loop, (ast.For, ast.comprehension)) or id(loop) in checks:
+            continue
+        node = loop.iter
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "enumerate" and node.args:
+            node = node.args[0]
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "zip":
             used = {a.id for a in node.args if isinstance(a, ast.Name)}
             if set(names) <= used:
@@ -2553,17 +2564,74 @@ def closure_reads_loop_name(func) -> str | None:
                 for sub in ast.walk(node):
                     if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store):
                         bound.add(sub.id)
+    parents = {id(k): n for n in ast.walk(func) for k in ast.iter_child_nodes(n)}
+    loads: dict[str, list] = {}
+    for n in ast.walk(func):
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load):
+            loads.setdefault(n.id, []).append(n)
     for node in ast.walk(func):
         if node is func or not isinstance(node, (ast.Lambda, ast.FunctionDef)):
             continue
         a = node.args
         own = {x.arg for x in a.posonlyargs + a.args + a.kwonlyargs} | {x.arg for x in (a.vararg, a.kwarg) if x}
+        outer = bound - own
         body = node.body if isinstance(node.body, list) else [node.body]
-        for part in body:
-            for sub in ast.walk(part):
-                if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Load) and sub.id in bound - own:
-                    return sub.id
+        read = next((sub.id for part in body for sub in ast.walk(part)
+                     if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Load) and sub.id in outer), None)
+        if read is not None and not _closure_run_at_once(node, func, parents, loads):
+            return read
     return None
+
+
+_EAGER_CALLS = frozenset({"map", "filter", "sorted", "min", "max", "sum", "any", "all", "list", "tuple", "set",
+                           "dict", "reduce", "apply_", "next"})
+
+
+def _closure_run_at_once(node, func, parents, loads) -> bool:
+    """Whether the lambda or inner def `node` of `func` runs where it is made, never kept for later (red-team round
+    134: `q, k, v = map(lambda M: M[:, lo:hi], (Q, K, V))` or `(lambda t: t / d ** 0.5)(s)` inside the loop, beside
+    a head list or a row built after the loop from the last pass's values, was told closure_bound_late): a lambda
+    called at once, or given to map / filter / sorted / min / max / sum / reduce / list ...; a lambda bound to a
+    name, or a def, whose name is only ever called, each call inside the loop that makes it (or, made outside any
+    loop, inside a loop). A closure stored (appended, put in a dict, a comprehension's item, returned) is kept."""
+    import ast
+    parent = parents.get(id(node))
+    name = node.name if isinstance(node, ast.FunctionDef) else None
+    if isinstance(node, ast.Lambda):
+        if isinstance(parent, ast.keyword):
+            parent = parents.get(id(parent))
+            if isinstance(parent, ast.Call) and _call_name(parent) in _EAGER_CALLS:
+                return True
+        if isinstance(parent, ast.Call) and (parent.func is node or (node in parent.args
+                                                                     and _call_name(parent) in _EAGER_CALLS)):
+            return True
+        if not (isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name)):
+            return False
+        name = parent.targets[0].id
+
+    def loop_of(n):
+        n = parents.get(id(n))
+        while n is not None and n is not func and not isinstance(n, (ast.For, ast.While)):
+            n = parents.get(id(n))
+        return n if isinstance(n, (ast.For, ast.While)) else None
+    home = loop_of(node if isinstance(node, ast.FunctionDef) else parents.get(id(node)))
+    for n in loads.get(name, []):
+        call = parents.get(id(n))
+        if not (isinstance(call, ast.Call) and call.func is n):
+            return False
+        at = loop_of(call)
+        while at is not None and home is not None and at is not home:
+            at = loop_of(at)
+        if at is None:
+            return False
+    return True
+
+
+def _call_name(call) -> str | None:
+    """The last name of a call's function (functools.reduce -> 'reduce'), else None."""
+    import ast
+    f = call.func
+    return f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else None
 
 
 def raise_if_table_bound_late(table, dims, seed, submission=None) -> None:
@@ -4650,6 +4718,8 @@ def generator_read_twice(func) -> str | None:
         elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
             loads[node.id] = loads.get(node.id, 0) + 1
     found = [name for name, count in made.items() if count == 1 and loads.get(name, 0) >= 2]
+    twice = read_twice_on_one_path(func, found) if found else set()     # not once in each arm of an if (rt134)
+    found = [name for name in found if name in twice]
     return found[0] if found else None
 
 
@@ -7137,12 +7207,14 @@ def raise_if_uniform_weights(pair, Q, K, V, d_k) -> None:
 def check_square_keys(fn, dtype=torch.float32) -> None:
     """naming72 (blind73's uncaught q1_keys_transposed_back_when_length_equals_width): a call the notebook promises
     ("shapes you have not seen"), on inputs from a generator of their own (the test's rng is left as it was): K square,
-    as many keys as their width (T_k = d_k = 6, K not symmetric), T_q = 5 (sqrt(5) is no other catalogued scale:
-    isqrt(6) = 2, d_v = 3). Weights that are softmax(Q K / sqrt(d_k)) (K not transposed) where the same call on 5 of
+    as many keys as their width (T_k = d_k = 6, K not symmetric), T_q = 7 (sqrt(7) is no other catalogued scale:
+    isqrt(6) = 2, d_v = 3; more queries than keys, so a loop bounded by the other length crashes here as it does in the
+    other tests, and is named there, instead of computing wrong values no diagnosis reads: the scan after round 72).
+    Weights that are softmax(Q K / sqrt(d_k)) (K not transposed) where the same call on 5 of
     those keys is right name keys_layout_guessed_from_shape; anything else is checked as every call is (check_pair).
     Not a d_k other than the inputs' width: the notebook's shapes, Q (T_q, d_k), make d_k that width."""
     g = torch.Generator().manual_seed(72)
-    Q, K, V = (torch.randn(shape, generator=g, dtype=torch.float64).to(dtype) for shape in ((5, 6), (6, 6), (6, 3)))
+    Q, K, V = (torch.randn(shape, generator=g, dtype=torch.float64).to(dtype) for shape in ((7, 6), (6, 6), (6, 3)))
     pair = call_pair(fn, Q, K, V, 6)
     if isinstance(pair, (tuple, list)) and len(pair) == 2 and type(pair[1]) is torch.Tensor:
         as_is = torch.softmax(Q.double() @ K.double() / math.sqrt(6), dim=-1)

@@ -9158,14 +9158,26 @@ def name_iterator_read_twice(got, name, submission) -> None:
         a = answers[-1]
         iters = {s.targets[0].id: i for i, s in enumerate(stmts[:a]) if isinstance(s, ast.Assign)
                  and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name) and _one_shot(s.value)}
-        for it, i in iters.items():
-            read_before = any(isinstance(n, ast.Name) and n.id == it and isinstance(n.ctx, ast.Load)
-                              for s in stmts[i + 1:a] for n in ast.walk(s))
-            calls = [c for c in ast.walk(stmts[a].value) if isinstance(c, ast.Call) and _empty_result(c, it) is not None]
-            if not read_before or len(calls) != 1:
+        # one pass over the cell: the last statement before the answer that reads each name, and the answer's calls
+        # (red-team round 134: each iterator walked every later statement, 4,000 `g = iter(())` lines, a 67 KB cell,
+        # spent q8's 30 s of CPU and failed the test on that, where the same answer alone is said in 3 s)
+        last_read: dict[str, int] = {}
+        for j, st in enumerate(stmts[:a]):
+            for n in ast.walk(st):
+                if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load):
+                    last_read[n.id] = j
+        answer_calls = [c for c in ast.walk(stmts[a].value) if isinstance(c, ast.Call)]
+        said = {n.id for c in answer_calls for n in c.args[:2] if isinstance(n, ast.Name)}
+        tried = [(it, i) for it, i in iters.items() if last_read.get(it, -1) > i and it in said][:8]
+        for it, i in tried:
+            calls = [c for c in answer_calls if _empty_result(c, it) is not None]
+            if len(calls) != 1:
                 continue
             empty = _empty_result(calls[0], it)
-            value = _replace(stmts[a].value, calls[0], ast.Constant(empty))
+            try:      # a copy of the answer: nested past the stack (`prod(it) + 0 + ... + 0`) is no evidence (rt134)
+                value = _replace(stmts[a].value, calls[0], ast.Constant(empty))
+            except RecursionError:
+                continue
             env = _fold_in_order(stmts, [j for j in _foldable(stmts) if j < a])
             if _const_eval(value, env) != got:
                 continue
@@ -9269,7 +9281,11 @@ def name_shape_unpacked_width_first(got, what, inputs, submission) -> None:
         swapped = {}
         for s in stmts:
             t = s.targets[0]
-            if isinstance(t, ast.Tuple) and len(t.elts) >= 2 and all(isinstance(e, ast.Name) for e in t.elts[-2:]):
+            # a shape read (a name, q_shape[1:], x.shape, a call), not a literal pair: `d_k, T = 64, 64` unpacks no
+            # shape, its T is a number written (red-team round 134: it was told "your cell unpacks `d_k, T = (64,
+            # 64)`, so `T` ... holds the last axis", where the same two lines apart said weights_sized_by_features)
+            if isinstance(t, ast.Tuple) and len(t.elts) >= 2 and all(isinstance(e, ast.Name) for e in t.elts[-2:]) \
+                    and not isinstance(s.value, (ast.Tuple, ast.List, ast.Constant)):
                 w, n = t.elts[-2].id, t.elts[-1].id
                 if _WIDTH_NAME.match(w) and _LENGTH_NAME.match(n) and not _LENGTH_NAME.match(w):
                     swapped[n] = unparse(s).splitlines()[0][:60]
