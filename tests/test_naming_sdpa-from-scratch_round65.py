@@ -86,8 +86,14 @@ WRONG = {
         _variances("raw_score_var = 7.25      # from my printout\nscaled_score_var = 0.906\n"),
         _variances("raw_score_var, scaled_score_var = 9.1, 1.1375\n"),
     ]),
-    "softmax_result_squeezed": (("q3",), "length-1", [
+    # q5 too since round 72: its one-head 4-D call (2, 1, 5, 16) goes through the student's softmax, whose bare
+    # squeeze drops the heads axis there as well
+    "softmax_result_squeezed": (("q3", "q5"), "length-1", [
         {"stable_softmax": SM + "    return (e / e.sum(dim=dim, keepdim=True)).squeeze()\n"},
+    ]),
+    # round 72: a squeeze of axis 0 only is told as that (a (2, 1, n) second call keeps its axis), no longer as a bare
+    # squeeze of every length-1 axis
+    "softmax_leading_axis_squeezed": (("q3",), "length-1", [
         {"stable_softmax": SM + "    p = e / e.sum(dim=dim, keepdim=True)\n"
                                 "    return torch.squeeze(p, 0)   # (1, T) -> (T,) for printing\n"},
     ]),

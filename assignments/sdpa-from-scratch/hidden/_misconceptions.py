@@ -992,7 +992,8 @@ MISCONCEPTIONS = {
                                     "sees keys 0..min(i, T_k - 1)), and the tests ask for it; drop the assert, "
                                     "torch.ones(T_q, T_k, dtype=torch.bool).tril() handles both",
     "softmax_leading_axis_squeezed": "squeezing axis 0 of the softmax's result unconditionally (a .squeeze(0) meant "
-                                     "to undo an .unsqueeze(0) added for 1-D inputs): an input whose first axis "
+                                     "to undo an .unsqueeze(0) added for 1-D inputs, or to print a row): an input "
+                                     "whose first axis "
                                      "really has length 1 (a single row (1, n), a batch of one) loses it too. Squeeze "
                                      "only when you added the axis (remember x.dim() == 1), or add none: the max and "
                                      "the sum along dim work on 1-D inputs as they are",
