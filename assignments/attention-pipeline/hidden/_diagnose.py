@@ -5207,27 +5207,14 @@ def builtin_sum_called() -> bool:
     """Whether the notebook calls Python's builtin `sum` anywhere (a bare `sum(...)`): the evidence the
     builtin_sum_over_tensor replays need besides their numbers. On a 2-D tensor `E.sum(dim=-2)` (a wrong dim written
     out) gives the same numbers as `sum(E)`, and was told "Python's builtin sum(t) does that" (the scan after naming
-    round 72: blind33's q05_denominator_summed_over_queries). Student text: parsed, never run; cached per notebook."""
+    round 72: blind33's q05_denominator_summed_over_queries). Read from the notebook's one cached parse
+    (source_checks._parsed: every call of every cell), never run."""
+    from autograder.grading.source_checks import _parsed, cells_of
     submission = current_submission()
     if submission is None:
         return False
-    from autograder.grading.source_checks import cells_of
-    return _calls_builtin_sum(tuple(cells_of(submission)))
-
-
-@functools.lru_cache(maxsize=8)
-def _calls_builtin_sum(cells: tuple[str, ...]) -> bool:
-    from autograder.grading.pyparse import parse
-    for cell in cells:
-        if "sum" not in cell or len(cell) > 200_000:
-            continue
-        try:
-            tree = parse(cell)
-        except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
-            continue
-        if any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "sum" for n in ast.walk(tree)):
-            return True
-    return False
+    return any(isinstance(call.func, ast.Name) and call.func.id == "sum"
+               for call, _chain in _parsed(tuple(cells_of(submission))).calls)
 
 
 def current_submission() -> object:
