@@ -1748,44 +1748,90 @@ def read_twice_on_one_path(node: ast.AST, names: Iterable[str]) -> set[str]:
     """Those of `names` that `node` reads twice where both reads can run in one call: two loads that are not in the
     two arms of one `if` / `... if ... else ...` (or two cases of one `match`). A generator read once in each
     branch (`if scaled: list(dots) ... else: list(dots)`) is read once a call (red-team round 134: that was told "a
-    generator read twice" where a one-edit fix of the variance's axis was the answer). One walk without recursion
-    for all the names; a name read in more than 64 places is read twice (the pairs compared stay bounded)."""
+    generator read twice" where a one-edit fix of the variance's axis was the answer).
+
+    One post-order walk without recursion: each subtree's most reads of a name on one path (0, 1, or 2 for two or
+    more), summed over a node's children, and the larger of an if's two arms (a match's cases) taken instead of
+    their sum; a child's counts are passed up as they are, and the smaller of two merged into the larger, so the
+    work grows with the source, not with the reads' pairs times their depth (red-team round 135: the pairwise
+    test compared every two reads' ancestor paths, 64 exclusive reads of 40 generators at the end of a 2,000-term
+    sum, a 19 KB def, spent 27 s of the trusted process's CPU)."""
     wanted = set(names)
-    paths: dict[str, list[list[tuple[int, str, int]]]] = {}
-    kinds: dict[int, type] = {}
-    stack: list[tuple[ast.AST, list[tuple[int, str, int]]]] = [(node, [])]
+    twice: set[str] = set()
+    counts: dict[int, dict[str, int]] = {}
+
+    def combined(parts: list[dict[str, int]], both: bool) -> dict[str, int] | None:
+        parts = [p for p in parts if p]
+        if not parts:
+            return None
+        parts.sort(key=len)
+        into = parts.pop()
+        for part in parts:
+            for name, k in part.items():
+                into[name] = min(2, into.get(name, 0) + k) if both else max(into.get(name, 0), k)
+                if into[name] >= 2:
+                    twice.add(name)
+        return into
+
+    def taken(kids: Iterable[ast.AST]) -> list[dict[str, int]]:
+        return [counts.pop(id(kid), {}) for kid in kids]
+
+    def ends(block: list[ast.stmt]) -> bool:
+        return bool(block) and isinstance(block[-1], (ast.Return, ast.Raise))
+
+    def in_order(block: list[ast.stmt]) -> dict[str, int]:
+        """A block's statements one after another; after an `if` whose one arm ends in return / raise, the rest of
+        the block runs only with the other arm (red-team round 135: `if scaled: return f(list(dots))` then
+        `return g(list(dots))` was a generator read twice, where the same code with `else:` was not)."""
+        rest: dict[str, int] = {}
+        for st in reversed(block):
+            own, split = counts.pop(id(st), {}), arms.pop(id(st), None)
+            if split is None or not rest:
+                rest = combined([own, rest], True) or {}
+                continue
+            test, body, orelse = split
+            if ends(st.body):     # type: ignore[attr-defined]
+                orelse = combined([orelse, rest], True) or {}
+            else:
+                body = combined([body, rest], True) or {}
+            rest = combined([test, combined([body, orelse], False) or {}], True) or {}
+        return rest
+
+    arms: dict[int, tuple[dict[str, int], dict[str, int], dict[str, int]]] = {}
+    stack: list[tuple[ast.AST, bool]] = [(node, False)]
     while stack:
-        n, path = stack.pop()
-        if isinstance(n, (ast.If, ast.IfExp, ast.Match)):
-            kinds[id(n)] = type(n)
-        if isinstance(n, ast.Name) and n.id in wanted and isinstance(n.ctx, ast.Load):
-            paths.setdefault(n.id, []).append(path)
+        n, visited = stack.pop()
+        if isinstance(n, ast.Name):
+            if n.id in wanted and isinstance(n.ctx, ast.Load):
+                counts[id(n)] = {n.id: 1}
             continue
-        for field, value in ast.iter_fields(n):
-            kids = value if isinstance(value, list) else [value]
-            for i, kid in enumerate(kids):
-                if isinstance(kid, ast.AST):
-                    stack.append((kid, path + [(id(n), field, i)]))
-    return {name for name, found in paths.items() if len(found) > 64 or _two_on_one_path(found, kinds)}
-
-
-def _two_on_one_path(found: list[list[tuple[int, str, int]]], kinds: dict[int, type]) -> bool:
-    """Whether two of the ancestor paths in `found` part anywhere but in the two arms of an if (or two cases of a
-    match): read_twice_on_one_path's pair test."""
-    for a in range(len(found)):
-        for b in range(a + 1, len(found)):
-            p, q = found[a], found[b]
-            k = 0
-            while k < min(len(p), len(q)) and p[k] == q[k]:
-                k += 1
-            if k >= min(len(p), len(q)) or p[k][0] != q[k][0]:
-                return True
-            kind, fields = kinds.get(p[k][0]), {p[k][1], q[k][1]}
-            exclusive = (kind in (ast.If, ast.IfExp) and fields == {"body", "orelse"}) or (
-                kind is ast.Match and fields == {"cases"} and p[k][2] != q[k][2])
-            if not exclusive:
-                return True
-    return False
+        if not visited:
+            stack.append((n, True))
+            stack.extend((kid, False) for kid in ast.iter_child_nodes(n))
+            continue
+        if isinstance(n, ast.If):
+            test, body, orelse = combined(taken([n.test]), True) or {}, in_order(n.body), in_order(n.orelse)
+            if ends(n.body) != ends(n.orelse):
+                arms[id(n)] = (dict(test), dict(body), dict(orelse))
+            got = combined([test, combined([body, orelse], False) or {}], True)
+        elif isinstance(n, ast.IfExp):
+            arms_ = [combined(taken([n.body]), True) or {}, combined(taken([n.orelse]), True) or {}]
+            got = combined(taken([n.test]) + [combined(arms_, False) or {}], True)
+        elif isinstance(n, ast.Match):
+            got = combined(taken([n.subject]) + [combined(taken(n.cases), False) or {}], True)
+        else:
+            parts: list[dict[str, int]] = []
+            for _field, value in ast.iter_fields(n):
+                if isinstance(value, list) and value and all(isinstance(v, ast.stmt) for v in value):
+                    parts.append(in_order(value))
+                elif isinstance(value, list):
+                    parts.extend(taken(v for v in value if isinstance(v, ast.AST)))
+                elif isinstance(value, ast.AST):
+                    parts.extend(taken([value]))
+            got = combined(parts, True)
+        if got:
+            counts[id(n)] = got
+    return twice
 
 
 _DEFS_KEPT = 256

@@ -66,6 +66,8 @@ def assert_matches(got: object, expected: torch.Tensor, rows_unnormalised: bool 
             assert_matches(got, expected, rows_unnormalised, mask, **kw)
         except Misconception as m:
             raise_if_scaling_dropped(m, func)
+            raise_if_scale_outside_exp(m, func)   # exp(K @ q) / sqrt(d_k): the paren closed early (round 74)
+            raise_if_sum_after_transpose(m, func)   # V.T * kappa summed over axis 0 (round 74)
             raise_if_float32_default_kept(m, func)
             raise
         return
@@ -2631,6 +2633,7 @@ def judged(fn, S, M, judge):
     except Misconception as m:
         raise_if_whole_input_negated(fn, S, M, m)
         raise_if_mask_converted(fn, S, M, m)
+        raise_if_masked_scores_unused(m)   # `score = S + M`, then softmax(S) (round 74)
         raise
     except AssertionError:
         raise_if_mask_scaled(fn, S, M)
@@ -2708,6 +2711,7 @@ def after_named(fn, S, M, named):
     raise_if_whole_input_negated(fn, S, M, named)
     raise_if_mask_converted(fn, S, M, named)
     raise_if_block_default_hides_tail(fn, S, M, named)
+    raise_if_masked_scores_unused(named)   # `score = S + M`, then softmax(S) (round 74)
     if named.key in ("softmax_wrong_dim", "softmax_implicit_dim"):
         raise_if_len_as_dim(fn, S, M)
 
@@ -5822,7 +5826,13 @@ def generator_consumed_twice(submission: object, func: str) -> str | None:
                 made.append((name, n))
     # not once in each arm of an if (red-team round 134: read_twice_on_one_path, one walk for every name)
     twice = read_twice_on_one_path(node, [name for name, _n in made]) if made else set()
-    return next((ast.unparse(n)[:120] for name, n in made if name in twice), None)
+    # quoted bounded: a generator's expression nested past the stack (`(... + 0 + ... + 0 for k in K)`, 700 terms)
+    # made ast.unparse raise RecursionError in the grader, said on q08's three tests instead of the name (rt135)
+    from autograder.grading.pyparse import TOO_DEEP, unparse
+    said = next((unparse(n) for name, n in made if name in twice), None)
+    if said == TOO_DEEP:
+        said = next(f"{name} = ..." for name, n in made if name in twice)
+    return None if said is None else said[:120]
 
 
 def raise_if_generator_reread(got: object, q: torch.Tensor, K: torch.Tensor, V: torch.Tensor) -> None:
@@ -7426,3 +7436,262 @@ def raise_if_scores_returned_beside_right_output(O: object, A: object, O_ref: to
                             "the softmax weights were made and O was computed with them: the A returned is the scaled "
                             "scores (with the mask added) from before the softmax, not those weights; return the "
                             "weights O was computed with as the second value")
+
+
+# --- naming round 74 (blind74: NumPy habits; blind75: slips of the hand) -----------------------------------------
+
+def _answer_cell_comments(submission: object, name: str, limit: int = 6000) -> str | None:
+    """The comments (joined, lower case) of the cell that binds `name` at top level, read with tokenize; None where
+    there is no such cell, it is longer than `limit` characters, or it does not tokenize (a bounded read)."""
+    import io
+    import tokenize
+    source = _answer_cell_source(submission, name)
+    if source is None or len(source) > limit:
+        return None
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(source).readline))
+    except (tokenize.TokenError, SyntaxError, IndentationError):
+        return None
+    return " ".join(t.string.lstrip("#").strip() for t in tokens if t.type == tokenize.COMMENT)
+
+
+# what each option of a letter question says, as words a student's comment uses for it (ans_scale, q03)
+_SCALE_OPTION_WORDS = {
+    "a": r"flatt?e|\brises?\b|\brising\b|uniform|spread|toward log",
+    "b": r"one[- ]?hot|\bone key\b|collaps|nearly all|all (?:of )?(?:its|the) weight|peak|saturat|sharp|concentrat"
+         r"|fall\w* (?:toward|to) (?:0|zero)|entrop\w* (?:go|goes|drop|drops|fall|falls) (?:toward |to )?(?:0|zero)",
+    "c": r"nothing changes|unchanged|invariant|same constant|no effect|doesn'?t change|does not change|cancel",
+    "d": r"negative|below (?:0|zero)|less than (?:0|zero)",
+}
+_CROSS_OPTIONS = {"a": (("t", "t"), "t"), "b": (("t", "t'"), "t"), "c": (("t'", "t"), "t'"), "d": (("t", "t'"), "t'")}
+
+
+def _options_in_comment(what: str, comments: str) -> set[str]:
+    """The options of `what` that the comments describe: for ans_scale, every option whose words occur; for
+    ans_cross_shapes, the option whose S shape (T x T', written with x, *, × or 'by') and O rows (T x d_v, or 'one
+    row per query / key') the comments state, each said once (two S shapes or two O row counts: none)."""
+    if what == "ans_scale":
+        return {k for k, words in _SCALE_OPTION_WORDS.items() if re.search(words, comments)}
+    if what != "ans_cross_shapes":
+        return set()
+    text = re.sub(r"\s*(?:×|\*|\bby\b)\s*", " x ", comments.replace("’", "'").replace("`", ""))
+    o_rows = {m.group(1) for m in re.finditer(r"\b(t'?)\s*x\s*d_?\{?v\b", text)}
+    o_rows |= {"t" for _ in re.finditer(r"\bo\b[^.;]*?(?:one )?rows? (?:per|for each) (?:query|queries)", text)}
+    o_rows |= {"t'" for _ in re.finditer(r"\bo\b[^.;]*?(?:one )?rows? (?:per|for each) (?:key|keys)", text)}
+    s_shapes = {(m.group(1), m.group(2)) for m in re.finditer(r"\b(t'?)\s*x\s*(t'?)(?![\w'])", text)}
+    if len(o_rows) != 1 or len(s_shapes) != 1:
+        return set()
+    said = (next(iter(s_shapes)), next(iter(o_rows)))
+    return {k for k, shapes in _CROSS_OPTIONS.items() if shapes == said}
+
+
+def raise_if_letter_contradicts_comment(what: str, value: object, submission: object) -> None:
+    """letter_contradicts_comment (naming round 74, blind75's 'd' typed for 'b' beside "rows collapse onto one key",
+    and 'd' beside "S is T x T', O has one row per query"): a letter written as a literal (not worked out by code)
+    whose cell's comments describe exactly one option, the right one, and none of the letter's own words: the
+    reasoning is right and the letter is not the option it describes. Only where the comments are unambiguous."""
+    if type(value) is not str or len(value.strip()) != 1 or submission is None:
+        return
+    right = ref.__dict__.get(what)
+    letter = value.strip().lower()
+    if right is None or letter == right or letter not in "abcd" or _computed_by_code(submission, what):
+        return
+    comments = _answer_cell_comments(submission, what)
+    if not comments or _options_in_comment(what, comments.lower()) != {right}:
+        return
+    raise Misconception("letter_contradicts_comment", f"{what} is {value!r}, but the comment beside it "
+                        f"(`{comments[:90]}`) describes another option than {value!r}: "
+                        + describe("letter_contradicts_comment"))
+
+
+_KEYS_FIRST_PRODUCT = re.compile(
+    r"\b(?:np\.|torch\.|numpy\.)?(?:dot|matmul|mm|inner)\s*\(\s*k\w*\s*,\s*q\w*\s*(?:\.t\b|\.mt\b|\.transpose)"
+    r"|\bk\w*\s*@\s*q\w*\s*(?:\.t\b|\.mt\b|\.transpose)|\bk\s*q\s*\^\s*\{?t\b|\bk\s*q\.t\b")
+
+
+def _line_at(source: str, at: int) -> str:
+    """The line of `source` that holds position `at`, stripped (and its leading # dropped): the evidence quoted."""
+    start, end = source.rfind("\n", 0, at) + 1, source.find("\n", at)
+    return source[start:end if end >= 0 else len(source)].strip().lstrip("#").strip()
+
+
+def raise_if_keys_first_scores_said(value: object, submission: object) -> None:
+    """scores_transposed for ans_cross_shapes (naming round 74, blind74's `S = np.dot(K, Q.T)` comment): the answer
+    is 'c' (S: T' x T, O: T' x d_v) and its cell (code or comments, a bounded read) writes the scores keys first,
+    K @ Q.T, np.dot(K, Q.T), matmul(K, Q.transpose(...)) or K Q^T: the layout, not a role swap, made the choice.
+    A cell that says only 'keys first' or reasons from shapes (no such product) is left to the option's key."""
+    if value != "c" or submission is None:
+        return
+    source = _answer_cell_source(submission, "ans_cross_shapes")
+    if source is None or len(source) > 6000:
+        return
+    found = _KEYS_FIRST_PRODUCT.search(source.lower())
+    if found is None:
+        return
+    raise Misconception("scores_transposed", f"ans_cross_shapes is 'c': your cell writes the scores keys first "
+                        f"(`{_line_at(source, found.start())[:80]}`), " + describe("scores_transposed") + "; the "
+                        "notebook's S = Q K^T (tokens as rows) has one row per query and one column per key, and O = A V "
+                        "one row per query: a keys-first layout (NumPy's data-matrix habit, or a kernel's memory order) "
+                        "does not change those shapes")
+
+
+_SVD_COUNT = re.compile(r"\blen\s*\([^\n#]*svd|svd\w*\s*\([^\n#]*\)\s*(?:\[\s*1\s*\]|\.s\b)?\s*\.\s*(?:shape|numel|size"
+                        r"|nelement)|(?:number|count) of (?:the |its )?singular values")
+
+
+def raise_if_singular_values_counted(got: int, submission: object, name: str) -> None:
+    """rank_counts_all_singular_values (naming round 74, blind74's `rank = len(np.linalg.svd(S)[1])`): the answer is
+    the number of singular values of the lesson's S, min(T_q, T_k), and the cell that binds it (code or comments, a
+    bounded read, no hermitian= in it) counts svd's values by length (len(...svd...), svdvals(S).shape / .numel(),
+    "number of singular values"). Not where a comparison is counted (len(s > tol): rank_len_of_boolean_mask)."""
+    Q, K = ref.lesson_qk()
+    if got != len(torch.linalg.svdvals(Q @ K.T)) or submission is None:
+        return
+    source = _answer_cell_source(submission, name)
+    if source is None or len(source) > 6000 or "hermitian" in source:
+        return
+    found = _SVD_COUNT.search(source.lower())
+    if found is None or re.search(r"[<>]|!=|==", (source[found.start():] + "\n").split("\n")[0]):
+        return   # a comparison counted (len(s > tol), sum(s != 0)): another kind
+    raise Misconception("rank_counts_all_singular_values", f"{name} is {got}, the number of singular values of S "
+                        f"(`{_line_at(source, found.start())[:80]}`): the lesson's S is {Q.shape[0]} x "
+                        f"{K.shape[0]}, so it has {got} of them, the zero ones included; its rank is "
+                        f"{ref.rank_S_lesson}: " + describe("rank_counts_all_singular_values"))
+
+
+_NUMPY_FLOAT64 = re.compile(
+    r"\b(?:np|numpy)\.\w+\([^\n]*\bdtype\s*=\s*(?:float\b|(?:np|numpy)\.(?:float64|double|float_)\b|['\"]float64['\"])"
+    r"|\b(?:np|numpy)\.(?:zeros|ones|empty|full)\((?![^\n]*\bdtype\b)"
+    r"|\.astype\(\s*(?:float\b|(?:np|numpy)\.(?:float64|double|float_)\b|['\"]float64['\"])")
+
+
+def numpy_float64_said(check: Callable[[], None], func: str) -> None:
+    """check(); where it names dtype_changed or dtype_mix (float64 where the input's dtype was asked), the key kept
+    and its cause said where `func`'s own text (def_text, bounded) makes a NumPy array in float64 (naming round 74,
+    blind74's out=np.zeros(a.shape) turned back with torch.from_numpy, np.asarray(M, dtype=float)): NumPy's default
+    float, and `float` as a dtype, are float64, and torch.from_numpy keeps the array's dtype."""
+    try:
+        check()
+    except (Misconception, StudentCodeError) as e:   # a crash: what the runner would name it (crash_words)
+        from autograder.grading.source_checks import cells_of
+        sub = running_submission()
+        m = e if isinstance(e, Misconception) else crash_words.crash_words(e, cells_of(sub) if sub is not None else ())
+        text = def_text(running_submission(), func) if m is not None and m.key in ("dtype_changed", "dtype_mix") else None
+        found = _NUMPY_FLOAT64.search(text) if text is not None else None
+        if m is None or found is None:
+            raise
+        raise Misconception(m.key, f"{m}; in `{func}`, `{_line_at(text, found.start())[:80]}` makes a float64 array "
+                            "(NumPy's default float, and dtype=float, are float64, where torch's is float32), and "
+                            "torch.from_numpy (or as_tensor) keeps that dtype: give it the input's dtype, or stay in "
+                            "torch (torch.zeros_like, M.to(S.dtype))") from None
+
+
+_EXP_CALLS = frozenset({"exp", "softmax"})
+
+
+def raise_if_scale_outside_exp(m: Misconception, func: str) -> None:
+    """no_scale said with its cause (naming round 74, blind75's `torch.exp(K @ q) / math.sqrt(d_k)`): the last `def
+    func` divides (or multiplies) the result of an exp(...) call by a root of the head width (sqrt(...), ** 0.5,
+    ** -0.5, rsqrt), so the scale is outside the exponent: it scales the kernel weights, which the ratio cancels. The
+    output already matches no_scale; the line is the cause. Source only, the def at most GLOBAL_SCALE_DEF_CHARS."""
+    from autograder.grading.pyparse import unparse
+    from autograder.grading.source_checks import cells_of, last_function_def
+    sub = running_submission()
+    if m.key != "no_scale" or sub is None:
+        return
+    fn = last_function_def(cells_of(sub), func, GLOBAL_SCALE_DEF_CHARS)
+    for n in ast.walk(fn) if fn is not None else ():
+        if not (isinstance(n, ast.BinOp) and isinstance(n.op, (ast.Div, ast.Mult)) and _callee(n.left) in _EXP_CALLS):
+            continue
+        root = unparse(n.right)
+        if re.search(r"sqrt|\*\*\s*\(?\s*-?0?\.5|\*\*\s*\(?\s*-?1\s*/\s*2", root):
+            raise Misconception("no_scale", f"{m}: in `{unparse(n)[:70]}` the parenthesis of {_callee(n.left)}(...) "
+                                f"closes before the scale, so `{root[:40]}` divides the kernel weights (a constant "
+                                "factor the normalisation cancels), not the scores inside the exponent; put it inside: "
+                                "exp(K @ q / math.sqrt(d_k))") from None
+
+
+def raise_if_masked_scores_unused(m: BaseException, func: str = "attention_weights") -> None:
+    """mask_ignored said with its cause (naming round 74, blind75's `score = S + M` then `torch.softmax(S, ...)`): the
+    last `def func` binds a name to an expression that reads its mask parameter (its second) and never reads that
+    name again, so the masked scores are computed and dropped. The output already matches mask_ignored; the line
+    is the cause. Source only: the def, at most GLOBAL_SCALE_DEF_CHARS."""
+    from autograder.grading.pyparse import unparse
+    from autograder.grading.source_checks import cells_of, last_function_def
+    sub = running_submission()
+    if getattr(m, "key", None) != "mask_ignored" or sub is None:
+        return
+    fn = last_function_def(cells_of(sub), func, GLOBAL_SCALE_DEF_CHARS)
+    params = [a.arg for a in fn.args.args] if fn is not None else []
+    if len(params) < 2:
+        return
+    mask = params[1]
+    loaded = {n.id for n in ast.walk(fn) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    for n in ast.walk(fn):
+        if not (isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and n.value is not None):
+            continue
+        targets = n.targets if isinstance(n, ast.Assign) else [n.target]
+        names = [t.id for t in targets if isinstance(t, ast.Name)]
+        reads_mask = any(isinstance(v, ast.Name) and v.id == mask for v in ast.walk(n.value))
+        if len(names) == len(targets) == 1 and names[0] != mask and reads_mask and names[0] not in loaded:
+            first, _, rest = str(m).partition("\n")   # a value case's smallest input stays last
+            raise Misconception("mask_ignored", f"{first}: `{unparse(n)[:60]}` computes the masked scores and "
+                                f"nothing reads `{names[0]}` after it (the softmax takes another name); give the "
+                                f"softmax `{names[0]}`" + ("\n" + rest if rest else "")) from None
+
+
+def _transposes(n: ast.AST) -> bool:
+    """Whether the expression `n` transposes something: .T, .mT, .t(), .transpose(...), .permute(...), .swapaxes."""
+    return any(isinstance(s, ast.Attribute) and s.attr in ("T", "mT", "t", "transpose", "permute", "swapaxes", "swapdims")
+               for s in ast.walk(n))
+
+
+def raise_if_sum_after_transpose(m: Misconception, func: str) -> None:
+    """nw_sum_wrong_axis said with its cause (naming round 74, blind74's `weighted = V.T * kappa` then
+    `weighted.sum(axis=0)`): the last `def func` sums over dim / axis 0 a tensor that is (or is bound to) a transposed
+    one, so axis 0 is V's feature axis there, not the keys. The output already matches nw_sum_wrong_axis; the lines
+    are the cause. Source only: the def, at most GLOBAL_SCALE_DEF_CHARS."""
+    from autograder.grading.pyparse import unparse
+    from autograder.grading.source_checks import cells_of, last_function_def
+    sub = running_submission()
+    if m.key != "nw_sum_wrong_axis" or sub is None:
+        return
+    fn = last_function_def(cells_of(sub), func, GLOBAL_SCALE_DEF_CHARS)
+    bound = {t.id: n.value for n in (ast.walk(fn) if fn is not None else ()) if isinstance(n, ast.Assign)
+             for t in n.targets if isinstance(t, ast.Name)}
+    for n in ast.walk(fn) if fn is not None else ():
+        if not (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "sum"):
+            continue
+        axis = [a for a in n.args[:1]] + [k.value for k in n.keywords if k.arg in ("dim", "axis")]
+        if not (len(axis) == 1 and isinstance(axis[0], ast.Constant) and axis[0].value == 0):
+            continue
+        of = n.func.value
+        made = bound.get(of.id) if isinstance(of, ast.Name) else of
+        if made is not None and (_transposes(made) or any(
+                isinstance(v, ast.Name) and v.id in bound and _transposes(bound[v.id]) for v in ast.walk(made))):
+            raise Misconception("nw_sum_wrong_axis", f"{m}: `{unparse(made)[:50]}` is transposed, so in "
+                                f"`{unparse(n)[:50]}` axis 0 is V's value axis (d_v), not the keys: sum over the axis "
+                                "the keys are on there (the last one), or keep V as it is and weight it with "
+                                "kappa[:, None] before .sum(dim=0)") from None
+
+
+_UNIFORM_DRAW = re.compile(r"\brand(?:_like)?\s*\(|\brandom\.random\s*\(|\.uniform_?\s*\(")
+
+
+def with_uniform_draws_said(check: Callable[[], None], submission: object, what: str) -> None:
+    """check(), ans_scale's checks; where it names the chosen option's key (or answer_computed_by_code), the key kept
+    and what made the experiment mislead said where the answer's cell (code or comments, a bounded read) draws its
+    queries or keys uniformly on [0, 1) (rand, rand_like, np.random.rand, uniform_) and never with randn (naming
+    round 74, blind74's `q = torch.rand(512)`): such scores share one large mean, a shift the softmax ignores, where
+    the question gives unit-variance components."""
+    try:
+        check()
+    except Misconception as m:
+        keys = set(ref.MCQ_MISCONCEPTIONS.get(what, {}).values()) | {"answer_computed_by_code"}
+        source = _answer_cell_source(submission, what) if m.key in keys else None
+        if source is None or len(source) > 6000 or "randn" in source or not _UNIFORM_DRAW.search(source):
+            raise
+        raise Misconception(m.key, f"{m}; your experiment draws uniformly on [0, 1) (`"
+                            f"{_line_at(source, _UNIFORM_DRAW.search(source).start())[:60]}`): mean 1/2 and variance "
+                            "1/12, not the unit-variance components the question gives, so every score shares one "
+                            "large mean (about d_k / 4), a shift the softmax ignores; draw with torch.randn") from None

@@ -882,4 +882,15 @@ MISCONCEPTIONS = {
                                      "the rank to T, so the measurement says min(T, d_k) for that small T, not for "
                                      "the question's head; measure it with the question's T (or reason rank(Q K^T) "
                                      "<= min(T, d_k) with its T and d_k)",
+    # naming round 74 (blind74's len(np.linalg.svd(S)[1]), blind75's mirror letters and overlooked prime)
+    "rank_counts_all_singular_values": "counting every singular value of S (len(torch.linalg.svdvals(S)), the length "
+                                       "of svd's S vector) as its rank: an m x n matrix always has min(m, n) singular "
+                                       "values, the zero ones included, so the count is min(T_q, T_k) whatever S is; "
+                                       "the rank counts only the non-zero ones (above a tolerance): call "
+                                       "torch.linalg.matrix_rank(S)",
+    "letter_contradicts_comment": "typing a letter that is not the option your own comment describes (a slip of the "
+                                  "hand, such as b and d mirrored, or a detail such as a prime overlooked in the "
+                                  "option's text): the reasoning beside the answer points to another option than "
+                                  "the letter given; read each option's text again and type the letter of the one "
+                                  "your reasoning describes",
 }

@@ -26,6 +26,8 @@ D = _load_diagnose()
 def test_ans_scale(ans_scale, submission=None):
     def check():
         D.raise_if_letter_past_options("ans_scale", ans_scale, submission)   # "e": counted one past d (blind54)
+        # naming round 74: 'd' typed beside a comment that describes option b (mirror letters, blind75)
+        D.raise_if_letter_contradicts_comment("ans_scale", ans_scale, submission)
         # 'c' worked out by comparing two values bound to one expression: a copied line (blind47)
         D.raise_if_same_expression_compared(ans_scale, submission)
         # the 0 option b's entropies fall toward is that value, not option a's number counted from 0
@@ -33,4 +35,6 @@ def test_ans_scale(ans_scale, submission=None):
                       bare_letter_only=True, values_in_options=(0,))
     # letters joined by `and` / `or` ("c" and "d" is "d"): what Python did with them said first (blind50)
     # answer_computed_by_code: what made the experiment mislead, where its cell shows it (blind64)
-    D.hedge_said(lambda: D.with_experiment_said(check, submission, "ans_scale"), submission, "ans_scale", ans_scale)
+    # uniform [0, 1) draws in the experiment (rand, not randn) said as what misled it (round 74)
+    D.hedge_said(lambda: D.with_experiment_said(lambda: D.with_uniform_draws_said(check, submission, "ans_scale"),
+                                                submission, "ans_scale"), submission, "ans_scale", ans_scale)

@@ -116,9 +116,11 @@ def test_entropy_causal_rows(row_entropy_bits, rng, submission=None):
     # is dtype_changed where the values are right); float32's tolerance, the same test's points. No zero weight in
     # these rows: a float64-sized clamp (1e-300, 0 in float32) keeps its full marks, the dtype alone is asked here
     A32 = ((A + 0.05) / (A + 0.05).sum(dim=-1, keepdim=True)).to(torch.float32)
-    D.assert_matches(assert_plain_tensor(call(row_entropy_bits, A32, what="row_entropy_bits"), "H"),
-                     ref.row_entropy_bits(A32), what="H for float32 A", variants=lambda: _entropy_variants(A32),
-                     rtol=0, atol=1e-4, reduced=True)
+    # a NumPy float64 array in the def (np.zeros without dtype=, dtype=float) said as the cause (round 74)
+    D.numpy_float64_said(lambda: D.assert_matches(
+        assert_plain_tensor(call(row_entropy_bits, A32, what="row_entropy_bits"), "H"), ref.row_entropy_bits(A32),
+        what="H for float32 A", variants=lambda: _entropy_variants(A32), rtol=0, atol=1e-4, reduced=True),
+        "row_entropy_bits")
     # float16 weights (the notebook: outputs keep the input's dtype, float16 included): a float32 helper tensor
     # ((A == 0).float() added to patch the zeros, blind50) promotes float16 to float32, dtype_changed where the
     # values are right. Rows of multiples of 1/1024 with no zero: exact in float16, each row sums to exactly 1

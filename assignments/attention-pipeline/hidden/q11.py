@@ -169,8 +169,8 @@ def test_rank_S_lesson(rank_S_lesson, submission=None, max_rank_S=None):
                             f"weights A, which `{src[:70]}` measures; S = Q K^T passes through d_k = {d_k} dimensions "
                             f"and has rank {ref.rank_S_lesson}: " + describe("rank_of_attention_weights"))
     herm = int(torch.linalg.matrix_rank(Q @ K.T, hermitian=True))
-    if got == T and got == herm:
-        # and every singular value counted, zeros included (len(svdvals(S))): min(T_q, T_k) = T here (naming27)
+    if got == T and got == herm:   # and every singular value counted, zeros included: min(T_q, T_k) = T (naming27)
+        D.raise_if_singular_values_counted(got, submission, "rank_S_lesson")   # the source counts them (round 74)
         every = (f", and also how many singular values S has at all (len(torch.linalg.svdvals(S)), min(T_q, T_k) = "
                  f"{T}, the zero ones included: the rank counts only the nonzero ones)"
                  if len(torch.linalg.svdvals(Q @ K.T)) == T else "")

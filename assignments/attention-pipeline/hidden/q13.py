@@ -230,7 +230,8 @@ def test_cross_padding_mask(cross_attention, scaled_scores, attention_weights, d
     pad = int(torch.randint(1, 4, (1,), generator=rng))
     M = torch.zeros(T_q, T_k)
     M[:, T_k - pad:] = torch.finfo(torch.float32).min
-    _check(cross_attention, {"scaled_scores": scaled_scores, "attention_weights": attention_weights}, X, Y, W, M, torch.float32)
+    D.numpy_float64_said(lambda: _check(cross_attention, {"scaled_scores": scaled_scores, "attention_weights": attention_weights},
+                                        X, Y, W, M, torch.float32), "cross_attention")   # np float64 mask (round 74)
     # the same mask for one unbatched float16 sequence, the notebook's (T, T') M for X (T, d_model) (naming20):
     # a mask given a batch axis shows in O's and A's shape, a blocked value float16 cannot hold crashes
     M16 = torch.zeros(T_q, T_k, dtype=torch.float16)

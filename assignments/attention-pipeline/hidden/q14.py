@@ -28,6 +28,9 @@ def test_ans_cross_shapes(ans_cross_shapes, submission=None):
     def check():
         # "e" counted out one past the last option, d (blind54)
         D.raise_if_letter_past_options("ans_cross_shapes", ans_cross_shapes, submission)
+        # naming round 74: 'c' from scores written keys first (np.dot(K, Q.T)); a letter its own comment contradicts
+        D.raise_if_keys_first_scores_said(ans_cross_shapes, submission)
+        D.raise_if_letter_contradicts_comment("ans_cross_shapes", ans_cross_shapes, submission)
         expect_choice(ans_cross_shapes, "ans_cross_shapes", answer=ref.ans_cross_shapes,
                       wrong=ref.MCQ_MISCONCEPTIONS["ans_cross_shapes"], bare_letter_only=True)
     # answer_computed_by_code: what made the experiment mislead, where its cell shows it (blind64)

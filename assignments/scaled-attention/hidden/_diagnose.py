@@ -901,11 +901,16 @@ def check_pair(pair, Q, K, V, d_k, part, fn=None):
         variants.pop("causal_mask_added", None)
     if Q.dtype == torch.float64 and type(got) is torch.Tensor and got.dtype == torch.float32 \
             and matching_variants(got, {"right": expected}, torch.float32):
+        buffer = default_buffer_said(_function_read(None, "attention"))   # naming74: the cause, a float32 buffer
+        if buffer is not None:
+            raise Misconception("float32_default_buffer", f"the {named} comes back as float32 for float64 inputs "
+                                f"(right to float32's precision), and your code stores it in `{buffer}`: "
+                                + describe("float32_default_buffer"))
         raise Misconception("float32_precision", f"the {named} comes back as float32 for float64 inputs (right "
                             "to float32's precision): " + describe("float32_precision"))
     if type(got) is torch.Tensor and got.dtype == Q.dtype and matching_variants(got, {"right": expected}, Q.dtype):
         return
-    raise_if_dtype_changed(got, expected, Q.dtype, f"the {named}")
+    raise_if_dtype_changed(got, expected, Q.dtype, f"the {named}", "attention")
     raise_if_first_query_only(pair, Q, K, V, d_k, "the weight matrix")
     raise_if_queries_cut_by_zip(pair, right, Q, K)   # naming72
     if part == "weights":
@@ -927,6 +932,8 @@ def check_pair(pair, Q, K, V, d_k, part, fn=None):
     try:
         assert_matches(got, expected, what=f"the {named}", dtype=Q.dtype, variants=variants)
     except Misconception as named_as:
+        if named_as.key == "no_softmax" and part == "output":   # naming74: the weights of the same call right
+            raise_if_output_from_scores(pair, right, Q.dtype, f"the {named}")
         if fn is not None:
             confirm_size_scale(fn, named_as.key, f"the {named} is wrong")
         raise
@@ -953,6 +960,8 @@ def confirm_size_scale(fn, key, said):
     """Keep a SIZE_SCALES name only where the student's weights on a probe whose sizes all differ (T_q 3, T_k 7,
     d_k 5, d_v 6) are that mistake's there too; where they are a softmax of the scores over one constant instead,
     name wrong_scale_constant with it; else (nothing fits) the failure names nothing."""
+    if key == "multiply_by_sqrt_dk":   # naming74: the cause, where the source divides by 1/sqrt(d_k)
+        raise_if_reciprocal_divided(said)
     if key not in SIZE_SCALES:
         return
     g = torch.Generator().manual_seed(27)
@@ -1113,12 +1122,15 @@ def check_layout(fn, Q, K, V, what):
                         what=f"the {'weight matrix' if part == 'weights' else 'output'} {what}", name="attention",
                         judge=dtype_judge(expected[index], f"the {'weight matrix' if part == 'weights' else 'output'} "
                                           f"{what}", Q.dtype, ({found[0]: found[1][index]} if found is not None
-                                                               else ref.wrong_variants(Q64, K64, V64, d_k, part))))
+                                                               else ref.wrong_variants(Q64, K64, V64, d_k, part)),
+                                          "attention"))
         except Misconception as named_as:
             if named_as.key == "state_kept_between_calls" and part == "output":   # naming71: which state, by its effect
                 raise_if_result_accumulated(fn, Q, K, V, d_k, what)
             if named_as.key == "dtype_changed" and part == "weights":   # naming71: the precision it went through
                 raise half_weights_said(named_as, pair, Q.dtype, expected[1]) from None
+            if named_as.key == "no_softmax" and part == "output":   # naming74: the weights of the same call right
+                raise_if_output_from_scores(pair, expected, Q.dtype, f"the output {what}")
             confirm_size_scale(fn, named_as.key, f"the {'weight matrix' if part == 'weights' else 'output'} {what} "
                                "is wrong")
             raise
@@ -1239,7 +1251,7 @@ def raise_if_weights_transposed(pair, right, dtype, what) -> None:
                         f"{tuple(want.shape)}, one row per query): " + describe("weights_returned_transposed"))
 
 
-def raise_if_dtype_changed(got, expected, dtype, what):
+def raise_if_dtype_changed(got, expected, dtype, what, function=None):
     """A floating result of another dtype than the input's whose values are right (at the coarser of the two
     dtypes' tolerances): only the dtype is wrong (an upcast to float64, .float(), a float64 constant)."""
     if type(got) is not torch.Tensor or not got.is_floating_point() or got.dtype == dtype \
@@ -1248,16 +1260,190 @@ def raise_if_dtype_changed(got, expected, dtype, what):
     from autograder.grading.checks import tolerances
     coarser = got.dtype if tolerances(got.dtype)[0] > tolerances(dtype)[0] else dtype
     if matching_variants(got, {"right": expected}, coarser):
+        upcast = upcast_said(_function_read(None, function)) if function and got.dtype == torch.float64 else None
+        if upcast is not None:   # naming74: the cause, where the source converts to float64 (blind74)
+            raise Misconception("upcast_never_cast_back", f"{what} has dtype {got.dtype} for {dtype} input; its "
+                                f"values are right, and your code converts to float64 (`{upcast}`): "
+                                + describe("upcast_never_cast_back"))
         raise Misconception("dtype_changed", f"{what} has dtype {got.dtype} for {dtype} input; its values are right: "
                             + describe("dtype_changed"))
 
 
-def dtype_judge(expected, what, dtype, variants):
+def dtype_judge(expected, what, dtype, variants, function=None):
     """check_value's judge: a right value in another dtype is dtype_changed, else assert_matches."""
     def judge(got):
-        raise_if_dtype_changed(got, expected, dtype, what)
+        raise_if_dtype_changed(got, expected, dtype, what, function)
         assert_matches(got, expected, what=what, dtype=dtype, variants=variants)
     return judge
+
+
+# --- naming74: the cause of a replayed kind, read from the source (blind74's NumPy habits, blind75's slips) -------
+
+_NODES_READ = 4000      # nodes of one parsed def looked at, at most
+
+
+def _nodes(func) -> list:
+    import ast
+    import itertools
+    return list(itertools.islice(ast.walk(func), _NODES_READ)) if func is not None else []
+
+
+def _constant(node):
+    """The number a small constant expression is (0.5, -0.5, -1/2, 1.0); None otherwise."""
+    import ast
+    if isinstance(node, ast.Constant) and type(node.value) in (int, float):
+        return float(node.value)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        v = _constant(node.operand)
+        return None if v is None else (-v if isinstance(node.op, ast.USub) else v)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Div, ast.Mult, ast.Sub, ast.Add)):
+        a, b = _constant(node.left), _constant(node.right)
+        if a is None or b is None or (isinstance(node.op, ast.Div) and b == 0):
+            return None
+        return {ast.Div: a / b if b else 0.0, ast.Mult: a * b, ast.Sub: a - b, ast.Add: a + b}[type(node.op)]
+    return None
+
+
+def _callee_of(node) -> str:
+    import ast
+    if not isinstance(node, ast.Call):
+        return ""
+    f = node.func
+    return f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
+
+
+def _is_root(node) -> bool:
+    """sqrt(x) (math, torch, numpy, a tensor's) or x ** 0.5."""
+    import ast
+    return _callee_of(node) == "sqrt" or (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow)
+                                          and _constant(node.right) == 0.5)
+
+
+def _is_reciprocal_root(node, bound) -> bool:
+    """x ** -0.5, 1 / sqrt(x), 1 / x ** 0.5, rsqrt(x), or a name bound to one of these."""
+    import ast
+    if isinstance(node, ast.Name):
+        return node.id in bound
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow):
+        return _constant(node.right) == -0.5
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
+        return _constant(node.left) == 1.0 and _is_root(node.right)
+    return _callee_of(node) == "rsqrt"
+
+
+def reciprocal_divided_said(func) -> str | None:
+    """The text of a division in `func` by 1/sqrt(something) (a BinOp or /=, its divisor written out or a name
+    assigned it once in the def); None where there is none (bounded: _NODES_READ nodes of one def)."""
+    import ast
+    nodes = _nodes(func)
+    bound = {n.targets[0].id for n in nodes if isinstance(n, ast.Assign) and len(n.targets) == 1
+             and isinstance(n.targets[0], ast.Name) and _is_reciprocal_root(n.value, set())}
+    for n in nodes:
+        if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Div) and _is_reciprocal_root(n.right, bound):
+            return unparse(n)[:80]
+        if isinstance(n, ast.AugAssign) and isinstance(n.op, ast.Div) and _is_reciprocal_root(n.value, bound):
+            return unparse(n)[:80]
+    return None
+
+
+def raise_if_reciprocal_divided(said) -> None:
+    """reciprocal_scale_divided (naming74, blind75 q1_reciprocal_root_scale_then_divided_by): the replay is
+    multiply_by_sqrt_dk (already matched), and attention's source divides by a 1/sqrt(...) (`scale = d_k ** -0.5`
+    then `/ scale`): the cause, a doubled inversion. Nothing is said otherwise."""
+    expr = reciprocal_divided_said(_function_read(None, "attention"))
+    if expr is not None:
+        raise Misconception("reciprocal_scale_divided", f"{said}: it matches multiplying the scores by sqrt(d_k), "
+                            f"and your code divides by a reciprocal root (`{expr}`): "
+                            + describe("reciprocal_scale_divided"))
+
+
+def raise_if_output_from_scores(pair, right, dtype, what) -> None:
+    """output_from_scores (naming74, blind75 q1_output_mixed_from_scores_not_weights): the output matches the
+    scaled scores used as weights (no_softmax's output) while the weights returned by the same call are right: the
+    softmax was computed and returned, and V mixed with the other variable. Nothing is said otherwise."""
+    if not (isinstance(pair, (tuple, list)) and len(pair) == 2 and all(type(p) is torch.Tensor for p in pair)):
+        return
+    if matching_variants(pair[1], {"right": right[1]}, dtype):
+        raise Misconception("output_from_scores", f"{what} is wrong while the weights returned by the same call are "
+                            "right: it matches the scaled scores used as the weights of V (scores @ V): "
+                            + describe("output_from_scores"))
+
+
+_BUFFER_MAKERS = ("zeros", "empty", "ones", "full")
+
+
+def default_buffer_said(func) -> str | None:
+    """`name = torch.zeros(...)` (empty, ones, full) without dtype= in `func`, the name then stored into by
+    subscript (name[i] = ..., name[i] += ...) or returned: the text of that assignment; None otherwise."""
+    import ast
+    nodes = _nodes(func)
+    made = {}
+    for n in nodes:
+        if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) \
+                and isinstance(n.value, ast.Call) and isinstance(n.value.func, ast.Attribute) \
+                and isinstance(n.value.func.value, ast.Name) and n.value.func.value.id == "torch" \
+                and n.value.func.attr in _BUFFER_MAKERS and not any(k.arg in ("dtype", None)
+                                                                   for k in n.value.keywords):
+            made.setdefault(n.targets[0].id, unparse(n)[:80])
+    if not made:
+        return None
+    for n in nodes:
+        targets = n.targets if isinstance(n, ast.Assign) else [n.target] if isinstance(n, ast.AugAssign) else []
+        for t in targets:
+            if isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) and t.value.id in made:
+                return made[t.value.id]
+        if isinstance(n, ast.Return) and n.value is not None:
+            for x in ast.walk(n.value):
+                if isinstance(x, ast.Name) and x.id in made:
+                    return made[x.id]
+    return None
+
+
+def upcast_said(func) -> str | None:
+    """The text of a conversion to float64 (.double(), .to(torch.float64), .type(torch.double), astype(np.float64),
+    a dtype=float64 argument) where `func` converts EVERY one of its first three parameters, the inputs Q, K, V (each
+    directly, or as a loop name over a tuple of them: `for t in (Q, K, V)`); None otherwise: an upcast of a computed
+    value (the scores) or of one input alone is left to dtype_changed (bounded: _NODES_READ nodes of one def)."""
+    import ast
+
+    def is_f64(x):
+        return (isinstance(x, ast.Attribute) and x.attr in ("float64", "double")
+                and isinstance(x.value, ast.Name) and x.value.id in ("torch", "np", "numpy")) or (
+            isinstance(x, ast.Constant) and x.value in ("float64", "double", "torch.float64"))
+
+    def root(x):
+        for _ in range(8):
+            if isinstance(x, ast.Call):
+                x = x.func
+            elif isinstance(x, (ast.Attribute, ast.Subscript)):
+                x = x.value
+            else:
+                break
+        return x.id if isinstance(x, ast.Name) else None
+    nodes = _nodes(func)
+    inputs = _params(func)[:3]
+    if len(inputs) < 3:
+        return None
+    stands_for: dict[str, set[str]] = {name: {name} for name in inputs}
+    for n in nodes:
+        loop = (n.target, n.iter) if isinstance(n, (ast.For, ast.comprehension)) else None
+        if loop and isinstance(loop[0], ast.Name) and isinstance(loop[1], (ast.Tuple, ast.List)):
+            stands_for[loop[0].id] = {e.id for e in loop[1].elts if isinstance(e, ast.Name) and e.id in inputs}
+    converted: set[str] = set()
+    first = None
+    for n in nodes:
+        if not isinstance(n, ast.Call):
+            continue
+        receiver = n.func.value if isinstance(n.func, ast.Attribute) else None
+        if not ((isinstance(n.func, ast.Attribute) and n.func.attr == "double" and not n.args)
+                or any(is_f64(a) for a in n.args) or any(k.arg == "dtype" and is_f64(k.value) for k in n.keywords)):
+            continue
+        for x in ([receiver] if receiver is not None else []) + list(n.args):
+            got = stands_for.get(root(x) or "", set())
+            if got:
+                converted |= got
+                first = first or unparse(n)[:80]
+    return first if converted >= set(inputs) else None
 
 
 def rows_summary(got, what):
@@ -2565,6 +2751,7 @@ def closure_reads_loop_name(func) -> str | None:
                     if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store):
                         bound.add(sub.id)
     parents = {id(k): n for n in ast.walk(func) for k in ast.iter_child_nodes(n)}
+    memo: dict = {}   # one answer per (name, home loop), one set of loops per call (rt135)
     loads: dict[str, list] = {}
     for n in ast.walk(func):
         if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load):
@@ -2578,7 +2765,7 @@ def closure_reads_loop_name(func) -> str | None:
         body = node.body if isinstance(node.body, list) else [node.body]
         read = next((sub.id for part in body for sub in ast.walk(part)
                      if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Load) and sub.id in outer), None)
-        if read is not None and not _closure_run_at_once(node, func, parents, loads):
+        if read is not None and not _closure_run_at_once(node, func, parents, loads, memo):
             return read
     return None
 
@@ -2587,7 +2774,7 @@ _EAGER_CALLS = frozenset({"map", "filter", "sorted", "min", "max", "sum", "any",
                            "dict", "reduce", "apply_", "next"})
 
 
-def _closure_run_at_once(node, func, parents, loads) -> bool:
+def _closure_run_at_once(node, func, parents, loads, memo=None) -> bool:
     """Whether the lambda or inner def `node` of `func` runs where it is made, never kept for later (red-team round
     134: `q, k, v = map(lambda M: M[:, lo:hi], (Q, K, V))` or `(lambda t: t / d ** 0.5)(s)` inside the loop, beside
     a head list or a row built after the loop from the last pass's values, was told closure_bound_late): a lambda
@@ -2615,14 +2802,33 @@ def _closure_run_at_once(node, func, parents, loads) -> bool:
             n = parents.get(id(n))
         return n if isinstance(n, (ast.For, ast.While)) else None
     home = loop_of(node if isinstance(node, ast.FunctionDef) else parents.get(id(node)))
-    for n in loads.get(name, []):
+    # each call's enclosing loops found once, each (name, home) answered once: a walk up every call's loops for
+    # every lambda of the name (red-team round 135: 500 `f = lambda: h` in the head loop, 1,500 `f()` calls 90 loops
+    # deep, a 20 KB def, spent 14 s of the trusted process's CPU in q8's read)
+    memo = {} if memo is None else memo
+    key = (name, id(home))
+    if key in memo:
+        return memo[key]
+    memo[key] = _calls_inside(loads.get(name, []), home, loop_of, parents, memo)
+    return memo[key]
+
+
+def _calls_inside(reads, home, loop_of, parents, memo) -> bool:
+    """Whether every read in `reads` is a call of the name, made inside the loop `home` (or, `home` None, inside any
+    loop): _closure_run_at_once's test, with each call's loops kept in `memo` under the call's id."""
+    import ast
+    for n in reads:
         call = parents.get(id(n))
         if not (isinstance(call, ast.Call) and call.func is n):
             return False
-        at = loop_of(call)
-        while at is not None and home is not None and at is not home:
-            at = loop_of(at)
-        if at is None:
+        loops = memo.get(id(call))
+        if loops is None:
+            loops, at = set(), loop_of(call)
+            while at is not None:
+                loops.add(id(at))
+                at = loop_of(at)
+            memo[id(call)] = loops
+        if (not loops) if home is None else (id(home) not in loops):
             return False
     return True
 
@@ -4328,11 +4534,31 @@ def batched_heads_crash(attention, e, X, Ws, n_heads) -> Misconception | None:
     right = ref.multi_head_attention(X.double(), W64[0], W64[1], W64[2], W64[3], n_heads)
     if type(own) is not torch.Tensor or not matching_variants(own, {"right": right}, X.dtype):
         return None
+    transposed = _reversing_T_said(_function_read(None, "multi_head_attention"))
+    if transposed is not None:   # naming74 (blind74): the heads' scores computed in the mha itself, with .T
+        return Misconception("fixed_axes", f"your code raised {e.exc_type}: {first[:200]}; your multi_head_attention "
+                             f"does not call attention and transposes with `{transposed}`: on the {n_heads} heads "
+                             f"stacked as one ({n_heads}, {T}, {d_k}) batch .T reverses all three axes (NumPy's "
+                             "habit), where each head's keys need only their last two swapped: use .mT or "
+                             ".transpose(-2, -1): " + describe("fixed_axes"))
     return Misconception("fixed_axes", f"your code raised {e.exc_type}: {first[:200]}; your attention raises the "
                          f"same on the {n_heads} heads stacked as one ({n_heads}, {T}, {d_k}) batch, and given each "
                          f"head as a 2-D ({T}, {d_k}) slice it is right: the heads go as a batch into an attention "
                          "written for 2-D inputs (call it once per head, or make it batch-safe): "
                          + describe("fixed_axes"))
+
+
+def _reversing_T_said(func) -> str | None:
+    """The text of the first `x.T` in `func` where `func` never calls attention by name (the scores computed in
+    it); None otherwise (bounded: _NODES_READ nodes of one def)."""
+    import ast
+    nodes = _nodes(func)
+    if any(_callee_of(n) == "attention" for n in nodes):
+        return None
+    for n in nodes:
+        if isinstance(n, ast.Attribute) and n.attr == "T" and isinstance(n.ctx, ast.Load):
+            return unparse(n)[:60]
+    return None
 
 
 # --- blind10's kinds (issue 21, seventh round) -------------------------------------------------------------
@@ -9693,7 +9919,9 @@ def helper_swap_said(submission, key: str) -> str:
     if key == "divide_by_dk":     # naming70: the same replay, with its cause where the source scales q and k both
         return scale_on_both_said(submission)
     if key == "keys_are_queries":     # naming71: q and k drawn with out= into one buffer
-        return one_out_buffer_said(submission)
+        return one_out_buffer_said(submission) or (   # naming74: said of q2's dot products (blind75)
+            "; here each pair's dot product is a vector with itself ((q * q).sum(-1) = |q|^2, variance about "
+            "2 d_k): dot each query with its key, (q * k).sum(-1)")
     if key != "randn_shape_swapped":
         return ""
     func = _function_of(submission, "dot_product_variance")

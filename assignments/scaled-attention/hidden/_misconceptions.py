@@ -1117,4 +1117,21 @@ MISCONCEPTIONS = {
                           "after the loop: Python looks a closure's names up when it is called, not when it is made "
                           "(late binding), so every call sees the LAST iteration's values; compute the values inside "
                           "the loop, or bind them when the lambda is made (lambda raw=raw: raw.std())",
+    # naming74: blind75's q1_reciprocal_root_scale_then_divided_by
+    "reciprocal_scale_divided": "dividing the scores by a scale that is already 1/sqrt(d_k) (d_k ** -0.5, "
+                                "1 / math.sqrt(d_k), torch.rsqrt): dividing by the reciprocal multiplies by sqrt(d_k); "
+                                "multiply by that scale, or divide by sqrt(d_k) itself (d_k ** 0.5, math.sqrt(d_k))",
+    # naming74: blind75's q1_output_mixed_from_scores_not_weights
+    "output_from_scores": "mixing the values with the scores instead of the softmax weights you computed: the "
+                          "weights are right, but the output is scores @ V; write out = weights @ V with the "
+                          "softmaxed weights",
+    # naming74: blind74's q1_output_rows_written_into_default_float32_zeros
+    "float32_default_buffer": "writing the results into a buffer made by torch.zeros/empty/ones without dtype=: "
+                              "torch's default dtype is float32 (NumPy's is float64), so float64 rows are rounded "
+                              "to float32 as they are stored; pass dtype=Q.dtype (and device=Q.device), or use "
+                              "torch.zeros_like / new_zeros",
+    # naming74: blind74's q1_inputs_upcast_to_float64_like_numpy_never_cast_back
+    "upcast_never_cast_back": "converting the inputs to float64 (.double(), or .to(torch.float64), as NumPy computes) "
+                              "and never casting the result back: torch keeps the input's dtype, so float32 in must "
+                              "give float32 out; compute in the input's dtype, or cast back with .to(Q.dtype)",
 }

@@ -86,7 +86,7 @@ def test_weight_rows_sum_to_one(attention, rng, submission=None):
         D.raise_if_uniform_weights(pair, Q, K, V, 16)   # rows of 1/T_k sum to 1 too (red-team 52)
         return
     # rows off by a coarser dtype's rounding (float16 weights for float32 input, autocast): right values, other dtype
-    D.raise_if_dtype_changed(w, right[1], Q.dtype, "the weight matrix")
+    D.raise_if_dtype_changed(w, right[1], Q.dtype, "the weight matrix", "attention")
     found = D.pair_evidence(pair, Q, K, V, 16, attention)
     if found is not None:
         raise D.normalize_p_said(submission, Misconception(found[0], "the rows of the weight matrix do not sum to 1: "

@@ -1955,9 +1955,10 @@ def name_trace_mask_times_inf(got, softmax, mask_fn=None, submission=None):
     with a blocked key, from a NaN fill (name_trace_mask_fill_nan)."""
     name_trace_mask_fill_nan(got, softmax, mask_fn, submission)
     name_trace_causal_diagonal_shifted(got, submission)     # round61: triu(..., diagonal=-1): rows 0, 1 blocked
+    name_trace_mask_loop_returned(got, mask_fn, submission)     # round74: causal_mask returns in its row loop
     if softmax is None or type(got) is not torch.Tensor or not bool(torch.isnan(got).all()):
         return
-    if name_trace_mask_all_false(got, softmax, mask_fn):    # round53: the NaN from causal_mask(3) itself
+    if name_trace_mask_all_false(got, softmax, mask_fn, submission):    # round53: the NaN from causal_mask(3) itself
         return
     scores, m = ref.Q3 @ ref.K3.T / 2.0, ref.causal_mask(3)
     try:
@@ -2065,6 +2066,11 @@ def judge(fn, Q, K, V, mask, got, what, expected=None):
     except Misconception as named:
         if named.key == "scores_divided_by_own_std":
             name_layer_normed(got, Q, K, V, mask, what)
+        if named.key == "scale_by_batch_dim":      # round74: B x H = T_q, where Q[0, 0].numel() is T_q * d_k
+            name_round74_output(fn, Q, K, V, mask, got, what.removesuffix(" is wrong"))
+        raise
+    except AssertionError:
+        name_round74_output(fn, Q, K, V, mask, got, what)     # round74: Q[0, 0].numel(), max(-1)[1] as a flag
         raise
 
 
@@ -2397,6 +2403,8 @@ def judge_large_scores(fn, Q, K, V, mask, got):
         if type(again) is torch.Tensor and tuple(again.shape) == tuple(Q.shape) and not torch.isfinite(again).all():
             # which shift the softmax subtracts (none, one global max, the row's min): a float32 probe
             shift = softmax_shift(fn)
+            if shift == "no_max_subtraction":     # round74: the max's position subtracted (max(dim)[1], .indices)
+                name_shift_by_max_index(attention_softmax_of(fn), "float16 inputs with large scores gave inf or NaN")
             if shift:
                 raise Misconception(shift, "float16 inputs with large scores gave inf or NaN, with or without a "
                                     f"mask, and so do probes of its softmax: it matches {describe(shift)}")
@@ -2450,6 +2458,7 @@ def judge_large_scores(fn, Q, K, V, mask, got):
     if type(out) is torch.Tensor and out.dtype == torch.float64 and out.shape == got.shape:
         name_unnormalised_replay(*f64, out, ref.scaled_dot_product_attention(*f64), "the float16 output with large "
                                  "scores is wrong, and the output for the same values in float64 (Q / 9)")
+    name_round74_output(fn, Q, K, V, mask, got, "the float16 output with large scores")    # round74: max(-1)[1]
     raise AssertionError("the float16 output with large scores does not match the correct result")
 
 
@@ -4757,6 +4766,7 @@ def name_ratio_two(submission):
     log2 of the ratio, or a bare 2 whose comment says the cost is quadratic); a bare 2 or a linear expression
     with nothing showing the quadratic is cost_linear_in_T (blind.py's cost_ratio_linear: the same answers, the
     belief that doubling T doubles the cost); an expression with a ** that gives 2 is said, not named."""
+    name_helper_args_swapped(submission)      # round74: madds(64, 2048) // madds(64, 1024) for def madds(T, d)
     form, quadratic = _ratio_written(submission)
     if form == "log" or (form == "literal" and quadratic):
         how = "a log of the growth factor" if form == "log" else "the exponent of T^2, as its comment says"
@@ -6315,7 +6325,7 @@ def check_all_blocked(fn, Q, K, V, rng=None):
 _MASK_PROBE_SIZES = ((3, None), (5, None), (3, 5), (5, 3), (4, 4))
 
 
-def name_mask_all_false(fn, said) -> None:
+def name_mask_all_false(fn, said, submission=None) -> None:
     """round53 (blind53), Question 4: causal_mask a bool mask of the right shape that is False everywhere, at every
     size probed, square and rectangular (torch.triu(ones == 0, diagonal=1): the comparison typed inside the
     triangle call): causal_mask_all_false. One all-False answer alone is not enough: the probes must all be."""
@@ -6325,6 +6335,7 @@ def name_mask_all_false(fn, said) -> None:
         return
     if all(type(m) is torch.Tensor and m.dtype == torch.bool and tuple(m.shape) == (n, n if k is None else k)
            and not bool(m.any()) for m, (n, k) in zip(masks, _MASK_PROBE_SIZES)):
+        name_triangle_threshold(submission, f"{said}, and so it is at every size tried (3, 5, (3, 5), (5, 3))")
         raise Misconception("causal_mask_all_false", f"{said}, and so it is at every size tried (3, 5, (3, 5), "
                             "(5, 3)): no query may see any key, not even itself: " + describe("causal_mask_all_false"))
 
@@ -6346,7 +6357,7 @@ def name_mask_assumes_more_keys(fn, T_q, T_k, e) -> None:
                         "or more keys: " + describe("causal_mask_assumes_more_keys"))
 
 
-def name_trace_mask_all_false(got, softmax, mask_fn) -> bool:
+def name_trace_mask_all_false(got, softmax, mask_fn, submission=None) -> bool:
     """round53 (blind53), Question 6: weights3_causal NaN in every row from the notebook's own causal_mask(3), not
     from the masking arithmetic. Returns True when causal_mask(3) is not the right mask (then the NaN is not
     mask_times_inf's evidence); raises causal_mask_all_false when it is False everywhere and the student's softmax of
@@ -6360,6 +6371,8 @@ def name_trace_mask_all_false(got, softmax, mask_fn) -> bool:
         return True
     if (type(m) is torch.Tensor and m.dtype == torch.bool and tuple(m.shape) == (3, 3) and not bool(m.any())
             and type(replay) is torch.Tensor and replay.shape == got.shape and bool(torch.isnan(replay).all())):
+        name_triangle_threshold(submission, "weights3_causal is NaN in every row because causal_mask(3) is False "
+                                "everywhere (fix causal_mask, Question 4, and this cell follows)")
         raise Misconception("causal_mask_all_false", "weights3_causal is NaN in every row because causal_mask(3) is "
                             "False everywhere: every score is filled with -inf and the softmax of a row of -inf is "
                             "0 / 0; fix causal_mask (Question 4) and this cell follows: "
@@ -9459,3 +9472,277 @@ def _name_one_head_only(fn, softmax, Q, K, V, mask, got, what) -> None:
     raise AssertionError(f"{what} is wrong (shape {tuple(getattr(got, 'shape', ()))}), while the same inputs with the "
                          "head repeated (2 heads) are right: the length-1 heads axis is lost or broadcast somewhere "
                          "(a .squeeze(), or an axis picked by its length); 4-D inputs may have a single head")
+
+
+# ---------------------------------------------------------------------------------------------
+# naming round 74 (blind74: NumPy habits; blind75: slips of the hand)
+# ---------------------------------------------------------------------------------------------
+
+def _loop_cut_short(t, expected):
+    """"row" (or "column") where the 2-D mask `t` is right in its first row (column) alone and every later one holds
+    one same value, the fill it started from, which is not the right mask there; None where not."""
+    if type(t) is not torch.Tensor or t.dim() != 2 or tuple(t.shape) != tuple(expected.shape) or min(t.shape) < 2:
+        return None
+    t = t != 0
+    for axis, word in ((0, "row"), (1, "column")):
+        rest, want = (m.narrow(axis, 1, m.shape[axis] - 1) for m in (t, expected))
+        if (bool((t.select(axis, 0) == expected.select(axis, 0)).all()) and (bool(rest.all()) or not bool(rest.any()))
+                and not bool((rest == want).all())):
+            return word
+    return None
+
+
+def name_mask_loop_returned_early(t, expected, what, submission) -> None:
+    """round74 (blind75 q4_return_indented_into_the_row_loop): Question 4's mask right in its first row (or column)
+    alone, every later one still the fill it started from, and causal_mask ends with a loop whose body ends with
+    `return` (source_checks.return_inside_loop): it returned after one pass: helper_return_in_loop."""
+    word = _loop_cut_short(t, expected)
+    found = return_inside_loop(cells_of(submission), "causal_mask") if word and submission is not None else None
+    if found is None:
+        return
+    fn, line = found
+    raise Misconception("helper_return_in_loop", f"{what} is right in its first {word} alone, every later {word} still "
+                        f"all {bool((t != 0).flatten()[-1])}, what one pass of the loop gives: `{line}` in `{fn}` is "
+                        f"indented into its for loop, so `{fn}` returns after the first {word}: "
+                        + describe("helper_return_in_loop"))
+
+
+def name_trace_mask_loop_returned(got, mask_fn, submission) -> None:
+    """round74: Question 6's weights3_causal wrong (NaN in the rows the mask leaves empty) because causal_mask(3) is
+    cut short by a `return` in its loop (name_mask_loop_returned_early's evidence), and the softmax of scores3 filled
+    with -inf through that mask is the answer (NaN where it is NaN): helper_return_in_loop, fixed in Question 4."""
+    if mask_fn is None or submission is None or type(got) is not torch.Tensor or tuple(got.shape) != (3, 3):
+        return
+    try:
+        m = mask_fn(3)
+    except Exception:  # noqa: BLE001 - a crash here proves nothing
+        return
+    word = _loop_cut_short(m, ref.causal_mask(3))
+    found = return_inside_loop(cells_of(submission), "causal_mask") if word else None
+    if found is None:
+        return
+    replay = ref.stable_softmax((ref.Q3 @ ref.K3.T / 2.0).masked_fill(~(m != 0), float("-inf")), dim=-1)
+    g = got.detach().double()
+    if not (torch.equal(torch.isnan(g), torch.isnan(replay))
+            and torch.allclose(torch.nan_to_num(g), torch.nan_to_num(replay), rtol=0, atol=1e-4)):
+        return
+    fn, line = found
+    raise Misconception("helper_return_in_loop", f"weights3_causal is wrong because causal_mask(3) is right in its "
+                        f"first {word} alone: `{line}` in `{fn}` is indented into its for loop, so `{fn}` returns "
+                        f"after the first {word}; fix causal_mask (Question 4) and this cell follows: "
+                        + describe("helper_return_in_loop"))
+
+
+# float64 logits whose largest entry is last (position 3) or first: exp(711.5) overflows float64, exp(711.5 - 3) does not
+_INDEX_SHIFT_PROBES = (torch.tensor([[0.0, 0.0, 0.0, 711.5]], dtype=torch.float64),
+                       torch.tensor([[711.5, 0.0, 0.0, 0.0]], dtype=torch.float64))
+
+
+def name_shift_by_max_index(softmax_of, what) -> None:
+    """round74 (blind74 q3_shift_taken_from_the_index_half_of_the_max_pair, blind75 q3_shift_by_max_indices_typed_for_
+    values): where no max is subtracted (the float16 evidence), a float64 probe with its largest logit, 711.5, in
+    position 3 is right and the same logits with it in position 0 overflow: the shift is the max's position (3, then
+    0), not its value: torch.max(x, dim)[1] / .indices: max_index_taken_for_value. `softmax_of(x)`: the student's
+    weights for a (1, n) row of logits (stable_softmax itself, or the attention with d_k = 1 and V = I)."""
+    try:
+        last, first = (softmax_of(x.clone()) for x in _INDEX_SHIFT_PROBES)
+    except Exception:  # noqa: BLE001 - a crash here proves nothing
+        return
+    if not all(type(o) is torch.Tensor and tuple(o.shape) == (1, 4) for o in (last, first)):
+        return
+    want = ref.stable_softmax(_INDEX_SHIFT_PROBES[0], dim=-1)
+    if (bool(torch.isfinite(last).all()) and torch.allclose(last.detach().double(), want, rtol=0, atol=1e-9)
+            and not bool(torch.isfinite(first).all())):
+        raise Misconception("max_index_taken_for_value", f"{what}, and a float64 probe with logits 0, 0, 0, 711.5 is "
+                            "right while the same logits in the order 711.5, 0, 0, 0 overflow: what is subtracted is "
+                            "WHERE the maximum is (3, then 0), not the maximum: "
+                            + describe("max_index_taken_for_value"))
+
+
+def attention_softmax_of(fn):
+    """The attention `fn` as a softmax of a (1, n) row of logits: d_k = 1, the keys are the logits, V = I."""
+    return lambda x: fn(torch.ones(1, 1, dtype=x.dtype), x.T, torch.eye(x.shape[-1], dtype=x.dtype), mask=None)
+
+
+def _argmax_flag_replay(Q, K, V, mask):
+    """round74: the attention whose 'row has a visible key' flag is read from the index half of the mask's max over
+    the keys (mask.max(-1)[1] > 0: the first True's position): every row whose first visible key is key 0, and every
+    empty row, zeroed. None without a mask, or where that flag is the right one (no row starts with key 0)."""
+    if mask is None:
+        return None
+    m = mask.to(torch.bool)
+    flag = m.to(torch.float64).argmax(dim=-1, keepdim=True) > 0
+    if bool((flag == m.any(dim=-1, keepdim=True)).all()):
+        return None
+    w = ref.stable_softmax(_masked(_scores(Q, K, math.sqrt(Q.shape[-1])), m), dim=-1)
+    return _out(torch.where(flag, w, torch.zeros_like(w)), V, Q)
+
+
+def _slice_numel_replays(Q, K, V, mask):
+    """round74: d_k taken as the element count of Q[0, 0] (Q[i] for every axis but the last two): a (T_q, d_k) matrix,
+    so the scores divided by sqrt(T_q * d_k); {} where no leading axis."""
+    if Q.dim() < 3:
+        return {}
+    return {"d_k_from_slice_numel": _divided(lambda Q, K, V: math.sqrt(Q.shape[-2] * Q.shape[-1]))(Q, K, V, mask)}
+
+
+def name_round74_output(fn, Q, K, V, mask, got, what) -> None:
+    """round74, a q5 output no key named (or named scale_by_batch_dim, whose divisor the slice's count can equal:
+    B x H = T_q): the replays of d_k = Q[0, 0].numel(), confirmed by a second call where the slice is one query
+    vector (the leading axes folded into one: right) and one where B x H != T_q (the replay again), and of a
+    has-a-visible-key flag read from max(-1)[1]."""
+    if type(got) is not torch.Tensor or got.dtype not in (torch.float16, torch.bfloat16, torch.float32, torch.float64):
+        return
+    replay = _argmax_flag_replay(Q, K, V, mask)
+    if (replay is not None and replay.shape == got.shape and not right(got, Q, K, V, mask)
+            and (matching_variants(got, {"max_index_taken_for_value": replay}, got.dtype)
+                 or (got.dtype == torch.float16 and bool(torch.isfinite(got).all()) and near(got, replay)))):
+        raise Misconception("max_index_taken_for_value", f"{what} is wrong: it matches zeroing every query whose "
+                            "FIRST visible key is key 0 (and the empty ones), what a 'has a visible key' test read "
+                            "from mask.max(-1)[1] gives: [1] is the position of the first True, 0 for those rows: "
+                            + describe("max_index_taken_for_value"))
+    replays = {k: v for k, v in _slice_numel_replays(Q, K, V, mask).items() if v is not None and v.shape == got.shape}
+    if not replays or not matching_variants(got, replays, got.dtype):
+        return
+    folded = _fold_to_3d(Q, K, V, mask) if Q.dim() > 3 else _first_slice(Q, K, V, mask)
+    if folded is None or not right(second_call(fn, *folded[:3], mask=folded[3]), *folded):
+        return
+    g = torch.Generator().manual_seed(74)
+    probe = [torch.randn(shape, generator=g, dtype=torch.float64) for shape in ((1, 2, 5, 3), (1, 2, 7, 3), (1, 2, 7, 4))]
+    if Q.dim() == 3:
+        probe = [t[0] for t in probe]
+    again = second_call(fn, *probe, mask=None)
+    want = _slice_numel_replays(*probe, None)["d_k_from_slice_numel"]
+    if type(again) is not torch.Tensor or again.shape != want.shape \
+            or not matching_variants(again, {"d_k_from_slice_numel": want}, torch.float64):
+        return
+    shape = tuple(Q.shape)
+    raise Misconception("d_k_from_slice_numel", f"{what} is wrong: it matches dividing the scores by sqrt(T_q * d_k) = "
+                        f"sqrt({shape[-2]} * {shape[-1]}), the element count of Q[{', '.join('0' * (Q.dim() - 2))}] (a "
+                        f"({shape[-2]}, {shape[-1]}) matrix for these {Q.dim()}-D inputs), while the same values with "
+                        f"the leading axes folded into one ({Q.dim() - 1}-D, where that slice is one query vector) are "
+                        "right: " + describe("d_k_from_slice_numel"))
+
+
+def _product_degrees(node, params):
+    """The power of each parameter in a product of parameters, numbers and whole powers (T * T * d, T ** 2 * d);
+    None for anything else."""
+    if isinstance(node, ast.Constant) and type(node.value) in (int, float):
+        return {}
+    if isinstance(node, ast.Name) and node.id in params:
+        return {node.id: 1}
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):
+        a, b = _product_degrees(node.left, params), _product_degrees(node.right, params)
+        return None if a is None or b is None else {k: a.get(k, 0) + b.get(k, 0) for k in a.keys() | b.keys()}
+    if (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow) and isinstance(node.right, ast.Constant)
+            and type(node.right.value) is int and 0 < node.right.value <= 4):
+        a = _product_degrees(node.left, params)
+        return None if a is None else {k: v * node.right.value for k, v in a.items()}
+    return None
+
+
+def _whole_number(node, names):
+    """A whole number written with literals, `names` (module-level NAME = number) and + - * //; None otherwise."""
+    if isinstance(node, ast.Constant) and type(node.value) is int:
+        return node.value
+    if isinstance(node, ast.Name):
+        return names.get(node.id)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv)):
+        a, b = _whole_number(node.left, names), _whole_number(node.right, names)
+        if a is None or b is None or (isinstance(node.op, ast.FloorDiv) and b == 0) or abs(a) > 2 ** 40 or abs(b) > 2 ** 40:
+            return None
+        return {ast.Add: a + b, ast.Sub: a - b, ast.Mult: a * b, ast.FloorDiv: a // max(b, 1)}[type(node.op)]
+    return None
+
+
+def name_helper_args_swapped(submission) -> None:
+    """round74 (blind75 q8_madds_helper_called_with_t_and_d_k_swapped_for_the_ratio): cost_ratio = f(a, 2b) / f(a, b)
+    (or //) where the notebook's own `def f` returns a product that is quadratic in another parameter and linear in
+    the one the doubled length goes to: the arguments are in the wrong order (the length passed as the width):
+    helper_args_swapped. Read with ast (the one cached parse), never run."""
+    cells = cells_of(submission) if submission is not None else []
+    for index in cells_assigning(cells, "cost_ratio"):
+        try:
+            tree = parse(cells[index])
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            continue
+        names = {t.id: v for n in tree.body if isinstance(n, ast.Assign) for t in n.targets if isinstance(t, ast.Name)
+                 if (v := _whole_number(n.value, {})) is not None}
+        defs = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}
+        for node in tree.body:
+            if not (isinstance(node, ast.Assign) and any(getattr(t, "id", "") == "cost_ratio" for t in node.targets)):
+                continue
+            value = node.value
+            while isinstance(value, ast.Call) and getattr(value.func, "id", "") in ("int", "float", "round") and value.args:
+                value = value.args[0]
+            if not (isinstance(value, ast.BinOp) and isinstance(value.op, (ast.Div, ast.FloorDiv))):
+                continue
+            top, bottom = value.left, value.right
+            if not (isinstance(top, ast.Call) and isinstance(bottom, ast.Call) and isinstance(top.func, ast.Name)
+                    and isinstance(bottom.func, ast.Name) and top.func.id == bottom.func.id and top.func.id in defs
+                    and not top.keywords and not bottom.keywords and len(top.args) == len(bottom.args) >= 2):
+                continue
+            helper = defs[top.func.id]
+            params = [a.arg for a in helper.args.args]
+            body = helper.body[-1] if helper.body else None
+            degrees = _product_degrees(body.value, set(params)) if isinstance(body, ast.Return) and body.value else None
+            nums = [(_whole_number(a, names), _whole_number(b, names)) for a, b in zip(top.args, bottom.args)]
+            if degrees is None or len(params) != len(nums) or any(a is None or b is None for a, b in nums):
+                continue
+            doubled = [i for i, (a, b) in enumerate(nums) if a != b]
+            if len(doubled) != 1 or nums[doubled[0]][0] != 2 * nums[doubled[0]][1]:
+                continue
+            p = doubled[0]
+            square = [i for i, name in enumerate(params) if degrees.get(name, 0) == 2]
+            if degrees.get(params[p], 0) != 1 or len(square) != 1:
+                continue
+            q = square[0]
+            fixed = [[ast.unparse(a) for a in call.args] for call in (top, bottom)]
+            for args in fixed:
+                args[p], args[q] = args[q], args[p]
+            f = helper.name
+            raise Misconception("helper_args_swapped", f"cost_ratio is 2, from `{ast.unparse(value)}`: the doubled "
+                                f"length goes in as {f}'s `{params[p]}`, which `{ast.unparse(body)}` uses once, and "
+                                f"{ast.unparse(top.args[q])} as its `{params[q]}`, the one it squares: the arguments are "
+                                f"in the wrong order for def {f}({', '.join(params)}); call "
+                                f"{f}({', '.join(fixed[0])}) {'//' if isinstance(value.op, ast.FloorDiv) else '/'} "
+                                f"{f}({', '.join(fixed[1])}): " + describe("helper_args_swapped"))
+
+
+_TRIANGLE_CALLS = ("tril", "triu")
+
+
+def _triangle_threshold_past_one(submission):
+    """round74 (blind75 q4_tril_of_ones_compared_greater_than_one_not_zero): the comparison in causal_mask that turns
+    a 0/1 triangle of ones (a tril/triu call, of torch.ones or a float/int mask) into booleans with a threshold no
+    entry passes (> 1, >= 2, == 2 or more), as written; None where none. Student text: parsed, never run."""
+    for node in _last_defs(submission, "causal_mask"):
+        for k, n in enumerate(ast.walk(node)):
+            if k > 4000:
+                break
+            if not (isinstance(n, ast.Compare) and len(n.ops) == 1 and isinstance(n.comparators[0], ast.Constant)
+                    and type(n.comparators[0].value) in (int, float)):
+                continue
+            bound, op = n.comparators[0].value, n.ops[0]
+            past = ((isinstance(op, ast.Gt) and bound >= 1) or (isinstance(op, ast.GtE) and bound > 1)
+                    or (isinstance(op, ast.Eq) and bound not in (0, 1)))
+            left = n.left
+            if isinstance(left, ast.Name):      # a name the def assigned the triangle to (its last assignment)
+                made = [a.value for a in ast.walk(node) if isinstance(a, ast.Assign) and len(a.targets) == 1
+                        and isinstance(a.targets[0], ast.Name) and a.targets[0].id == left.id]
+                left = made[-1] if made else left
+            calls = [c for c in ast.walk(left) if isinstance(c, ast.Call)]
+            if past and any((getattr(c.func, "attr", None) or getattr(c.func, "id", "")) in _TRIANGLE_CALLS
+                            for c in calls) and any((getattr(c.func, "attr", None) or getattr(c.func, "id", ""))
+                                                    in ("ones", "ones_like") for c in calls):
+                return ast.unparse(n)[:80]
+    return None
+
+
+def name_triangle_threshold(submission, said) -> None:
+    """causal_mask False everywhere (name_mask_all_false's probes) and its source compares a triangle of ones with a
+    threshold its 0 and 1 never pass: triangle_compared_past_one."""
+    line = _triangle_threshold_past_one(submission) if submission is not None else None
+    if line is not None:
+        raise Misconception("triangle_compared_past_one", f"{said}: `{line}` compares a triangle of ones, whose entries "
+                            "are only 0 and 1, with a threshold neither passes: " + describe("triangle_compared_past_one"))

@@ -997,6 +997,30 @@ MISCONCEPTIONS = {
                                      "really has length 1 (a single row (1, n), a batch of one) loses it too. Squeeze "
                                      "only when you added the axis (remember x.dim() == 1), or add none: the max and "
                                      "the sum along dim work on 1-D inputs as they are",
+    # naming round 74 (blind74: NumPy habits; blind75: slips of the hand)
+    "max_index_taken_for_value": "taking the index half of torch.max(x, dim)'s result for the maximum "
+                                  "(x.max(dim, keepdim=True)[1], or .indices typed for .values): given a dim, torch.max "
+                                  "returns the pair (values, indices), like np.max and np.argmax at once, and [1] or "
+                                  ".indices is WHERE the maximum is (0, 1, 2, ...), not the maximum, so the softmax "
+                                  "subtracts a position (no real shift: large logits overflow) or a 'has a visible "
+                                  "key' test says no for every row whose first visible key is key 0. Take [0] or "
+                                  ".values, or x.amax(dim, keepdim=True); for 'any True in the row' use "
+                                  "mask.any(dim=-1, keepdim=True)",
+    "d_k_from_slice_numel": "taking d_k as the element count of a slice of Q (Q[0, 0].numel(), NumPy's Q[0, 0].size, "
+                            "len of a flattened slice): the slice is one query vector only for 3-D inputs; for 4-D "
+                            "(batch, heads, T_q, d_k) inputs Q[0, 0] is a (T_q, d_k) matrix, so the scores are divided "
+                            "by sqrt(T_q * d_k) and the weights come out too flat. Read the width off the last axis: "
+                            "d_k = Q.shape[-1] (Q.size(-1))",
+    "helper_args_swapped": "calling your own helper with its arguments in the wrong order (madds(64, 2048) for def "
+                           "madds(T, d)): Python matches arguments by position, not by what you meant, so the "
+                           "doubled length lands in the parameter the helper uses once (the width) and the count "
+                           "grows like that one instead of like T * T. Pass them in the def's order, or by name: "
+                           "madds(T=2048, d=64) // madds(T=1024, d=64)",
+    "triangle_compared_past_one": "turning a triangle of ones (torch.ones(T_q, T_k).tril()) into booleans with a "
+                                  "threshold its entries never pass (> 1, >= 2): the triangle holds only 1 (below and "
+                                  "on the diagonal) and 0 (above), so no entry passes and the mask is False "
+                                  "everywhere (every key blocked). Compare with > 0 (or == 1), or build it as bool "
+                                  "directly: torch.ones(T_q, T_k, dtype=torch.bool).tril()",
     # rules
     "forbidden_api": "calling an API this assignment forbids (F.scaled_dot_product_attention) instead of "
                      "implementing it",

@@ -112,7 +112,7 @@ def _check(fn, T_q, T_k, long=False, submission=None):
         said = f"{what} is {'True' if bool(t.all()) else 'False'} everywhere"
         diag.name_mask_not_outer(fn, said)
         if not bool(t.any()):
-            diag.name_mask_all_false(fn, said)      # round53: triu(ones == 0, diagonal=1)
+            diag.name_mask_all_false(fn, said, submission)      # round53: triu(ones == 0, diagonal=1); round74: > 1
         if bool(t.all()):
             diag.name_mask_blocks_nothing(fn, f"{said}, so no query is kept from any key", submission)
             if T_k is not None and T_q != T_k:
@@ -139,6 +139,7 @@ def _check(fn, T_q, T_k, long=False, submission=None):
     if bool((t == diag.diagonal_only(*t.shape[-2:])).all()):
         diag.name_unsigned_offsets(fn, f"{what} is wrong")
     diag.name_stale_mask(fn, f"{what} is wrong")
+    diag.name_mask_loop_returned_early(t, expected, what, submission)     # round74: a return in the row loop
     wrong_at = (t != expected).nonzero()[0].tolist()
     raise AssertionError(f"{what} is not the causal mask (True where key j <= query i): it differs in "
                          f"{int((t != expected).sum())} entries, the first at [{wrong_at[0]}, {wrong_at[1]}]")
