@@ -121,7 +121,8 @@ BLIND2_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q2_power_precedence": ("scale_precedence",),           # scale_divisor 32 = 64 ** 1/2
         "q3_no_max_shift": ("no_max_subtraction",),
         # max(...)[1] subtracts an index, so no maximum is subtracted: the fix is on the max-subtraction line
-        "q3_subtracts_argmax_index": ("no_max_subtraction",),
+        # now (scan after naming round 74: max_index_taken_for_value, by two float64 probes, the large logit first and last: the cause itself)
+        "q3_subtracts_argmax_index": ("no_max_subtraction", "max_index_taken_for_value"),
         "q3_global_sum": ("softmax_global_sum",),
         "q3_shifts_input_in_place": ("inplace_on_input",),
         "q4_strict_lower_triangle": ("causal_excludes_self",),
@@ -2226,7 +2227,8 @@ BLIND22_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # generic: "rank_S_lesson is 5: that is T ... and also what matrix_rank(S, hermitian=True) reports";
         # len(svdvals(S)) counts the zero singular values too: neither reading, and rank_is_T's causes are not
         # this (as blind19's hermitian and blind20's float32-tolerance counts); no key
-        "q11_rank_counts_all_singular_values": (),   # naming27: generic, the message now gives this third reading
+        # now (scan after naming round 74: rank_counts_all_singular_values, by the value and a bounded read of the cell's len(svdvals(...)))
+        "q11_rank_counts_all_singular_values": ("rank_counts_all_singular_values",),   # naming27: generic, the message now gives this third reading
         "q13_keys_transposed_with_T": ("batched_input_unsupported",),   # the key's ".T reverses every dimension"
     },
     # judged from `measure scaled-attention --set blind22 -v`: () where no key of the catalogue names it
@@ -2489,7 +2491,8 @@ BLIND24_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q1_softmax_fed_the_unscaled_product": ("no_scale",),
         # scores @ V for weights @ V: the key's "scaled scores used as weights" on the output tests only (the
         # weights returned are right), as blind19's q07_scores_mixed_instead_of_weights
-        "q1_output_mixed_from_scores": ("no_softmax",),
+        # now (scan after naming round 74: output_from_scores, by the output replay with the same call's weights right: the cause itself)
+        "q1_output_mixed_from_scores": ("no_softmax", "output_from_scores"),
         # raw: "NameError: name 'W' is not defined" on 6 q1 tests; a name from a later cell (the trace's W):
         # no key says it (as blind15's q1_out_width_from_later_cell)
         # now named by name_not_yet_defined (naming30, engine crash words)
@@ -8493,7 +8496,8 @@ BLIND63_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # now (naming round 63: count_integer_overflow, by replay of the wrap (the right count mod 2^8/16/32) and source (an int8/int16/int32 dtype in the def))
         "q12_count_in_int16_tensors_wraps_around": ("count_integer_overflow",),
         # named right (borderline): answer_computed_by_code on q14:test_ans_cross_shapes (the only failure), "ans_cross_shapes is 'c', the letter your code worked out (`ans_cross_shapes = next((k for k, (s, o) in _options.items() if s =...`), and it is not the best answer (option C stands for taking queries from Y or keys/values from X in cross-attention) ... what it measures or compares is not what the question asks (look at ... the sizes it uses ...)": true (the code measures K Q^T, S transposed, T' x T) and "the sizes it uses" is the nearest hint; borderline: the option's meaning (roles swapped) is not the student's reason, and nothing says the keys-major layout is S^T while S = Q K^T has one row per query (T x T')
-        "q14_keys_major_scores_from_fast_kernel_read_as_t_prime_by_t": ("answer_computed_by_code",),
+        # now (scan after naming round 74: scores_transposed, by the answer cell's keys-first product `_K @ _Q.T`, quoted: the belief behind the computed letter)
+        "q14_keys_major_scores_from_fast_kernel_read_as_t_prime_by_t": ("answer_computed_by_code", "scores_transposed"),
         # named right: answer_computed_by_code on q15:test_ans_cross_causal (the only failure), "ans_cross_causal is 'c', the letter your code worked out (`ans_cross_causal = 'c' if _ok_equal and (not _ok_diff) else ...`), and it is not the best answer (option C stands for tying the causal mask to a square score matrix: what matters is whether both sequences share one time axis) ...": exactly the student's reasoning (the square bias[:T, :T] slice works only on a square S) and the correction points at D; borderline only in that it does not say the slice's crash on a rectangle is about the cached buffer, not about when causality makes sense
         "q15_cached_square_mask_slice_fails_on_rectangle_answers_equal_lengths": ("answer_computed_by_code",),
         # named right: answer_computed_by_code on q16:test_ans_complexity (the only failure), "ans_complexity is 'b', the letter your code worked out (`ans_complexity = {1: 'b', 2: 'a', 4: 'c', 8: 'd'}[round(_ratio)]`), and it is not the best answer (option B stands for thinking the cost of the scores does not depend on T: there are T^2 of them) ... (look at ... the sizes it uses ...)": true, and "there are T^2 of them" points at C; borderline: nothing says the largest tile is B_r x B_c whatever T, so the measure must add up every tile

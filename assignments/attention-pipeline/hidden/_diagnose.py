@@ -7463,6 +7463,27 @@ _SCALE_OPTION_WORDS = {
     "c": r"nothing changes|unchanged|invariant|same constant|no effect|doesn'?t change|does not change|cancel",
     "d": r"negative|below (?:0|zero)|less than (?:0|zero)",
 }
+# a comment with a negation may describe an option to reject it ('c' beside "the rows do not collapse onto one key"
+# was told letter_contradicts_comment, red-team round 136): such a comment is not read as reasoning for one option
+_NEGATION = re.compile(r"\b(?:not|no|never|nor|neither|none|cannot|isn'?t|aren'?t|don'?t|doesn'?t|won'?t|can'?t"
+                       r"|wouldn'?t|shouldn'?t)\b|n't\b")
+
+
+def _negated(what: str, option: str, comments: str) -> bool:
+    """Whether the comments negate what they say of `option`: for ans_scale, a negation among the three words before
+    one of the option's words in its clause (`do not collapse`, `never one-hot`; `no 1/sqrt(d_k): rows become
+    one-hot` and `no scaling, so the softmax saturates` are not); for ans_cross_shapes, a negation anywhere (`S is
+    not T x T'`)."""
+    if what != "ans_scale":
+        return _NEGATION.search(comments) is not None
+    for m in re.finditer(_SCALE_OPTION_WORDS[option], comments):
+        clause = re.split(r"[:;,.!?()\[\]→]|->|=>", comments[max(0, m.start() - 80):m.start()])[-1]
+        before = " ".join(clause.split()[-3:])
+        if _NEGATION.search(before):
+            return True
+    return False
+
+
 _CROSS_OPTIONS = {"a": (("t", "t"), "t"), "b": (("t", "t'"), "t"), "c": (("t'", "t"), "t'"), "d": (("t", "t'"), "t'")}
 
 
@@ -7474,10 +7495,14 @@ def _options_in_comment(what: str, comments: str) -> set[str]:
         return {k for k, words in _SCALE_OPTION_WORDS.items() if re.search(words, comments)}
     if what != "ans_cross_shapes":
         return set()
-    text = re.sub(r"\s*(?:×|\*|\bby\b)\s*", " x ", comments.replace("’", "'").replace("`", ""))
+    # whitespace runs made one space first, and an O's rows looked for within 120 characters of it (red-team round
+    # 136: a 6,000-character comment of `o*` or of spaces took 1.2 s of the trusted process's CPU, a scan to the
+    # end of the text from every `o`, and \s* around each separator retried along every run)
+    text = " ".join(comments.replace("’", "'").replace("`", "").split())
+    text = re.sub(r" ?(?:×|\*|\bby\b) ?", " x ", text)
     o_rows = {m.group(1) for m in re.finditer(r"\b(t'?)\s*x\s*d_?\{?v\b", text)}
-    o_rows |= {"t" for _ in re.finditer(r"\bo\b[^.;]*?(?:one )?rows? (?:per|for each) (?:query|queries)", text)}
-    o_rows |= {"t'" for _ in re.finditer(r"\bo\b[^.;]*?(?:one )?rows? (?:per|for each) (?:key|keys)", text)}
+    o_rows |= {"t" for _ in re.finditer(r"\bo\b[^.;]{0,120}?(?:one )?rows? (?:per|for each) (?:query|queries)", text)}
+    o_rows |= {"t'" for _ in re.finditer(r"\bo\b[^.;]{0,120}?(?:one )?rows? (?:per|for each) (?:key|keys)", text)}
     s_shapes = {(m.group(1), m.group(2)) for m in re.finditer(r"\b(t'?)\s*x\s*(t'?)(?![\w'])", text)}
     if len(o_rows) != 1 or len(s_shapes) != 1:
         return set()
@@ -7497,8 +7522,8 @@ def raise_if_letter_contradicts_comment(what: str, value: object, submission: ob
     if right is None or letter == right or letter not in "abcd" or _computed_by_code(submission, what):
         return
     comments = _answer_cell_comments(submission, what)
-    if not comments or _options_in_comment(what, comments.lower()) != {right}:
-        return
+    if not comments or _options_in_comment(what, comments.lower()) != {right} or _negated(what, right, comments.lower()):
+        return   # a comment that negates (`do not collapse onto one key` beside 'c') argues against it (rt136)
     raise Misconception("letter_contradicts_comment", f"{what} is {value!r}, but the comment beside it "
                         f"(`{comments[:90]}`) describes another option than {value!r}: "
                         + describe("letter_contradicts_comment"))
@@ -7507,6 +7532,18 @@ def raise_if_letter_contradicts_comment(what: str, value: object, submission: ob
 _KEYS_FIRST_PRODUCT = re.compile(
     r"\b(?:np\.|torch\.|numpy\.)?(?:dot|matmul|mm|inner)\s*\(\s*k\w*\s*,\s*q\w*\s*(?:\.t\b|\.mt\b|\.transpose)"
     r"|\bk\w*\s*@\s*q\w*\s*(?:\.t\b|\.mt\b|\.transpose)|\bk\s*q\s*\^\s*\{?t\b|\bk\s*q\.t\b")
+
+
+_QUERIES_FIRST_PRODUCT = re.compile(
+    r"\b(?:np\.|torch\.|numpy\.)?(?:dot|matmul|mm|inner)\s*\(\s*q\w*\s*,\s*k\w*\s*(?:\.t\b|\.mt\b|\.transpose)"
+    r"|\bq\w*\s*@\s*k\w*\s*(?:\.t\b|\.mt\b|\.transpose)|\bq\s*k\s*\^\s*\{?t\b|\bq\s*k\.t\b")
+
+
+def _lower_in_place(source: str) -> str:
+    """`source` in lower case, each character kept where its lower case is longer ('İ' lowers to two): a match's
+    positions are then the source's own (red-team round 136: 48 'İ' in a comment moved q14's quote of `# S = K @ Q.T`
+    two lines down, to `ans_cross_shapes = "c"`, and q11's comparison test onto another line)."""
+    return "".join(c if len(low := c.lower()) != 1 else low for c in source)
 
 
 def _line_at(source: str, at: int) -> str:
@@ -7525,8 +7562,14 @@ def raise_if_keys_first_scores_said(value: object, submission: object) -> None:
     source = _answer_cell_source(submission, "ans_cross_shapes")
     if source is None or len(source) > 6000:
         return
-    found = _KEYS_FIRST_PRODUCT.search(source.lower())
+    lowered = _lower_in_place(source)
+    found = _KEYS_FIRST_PRODUCT.search(lowered)
     if found is None:
+        return
+    line_start = lowered.rfind("\n", 0, found.start()) + 1
+    clause = re.split(r"[:;,.!?()\[\]→]|->|=>", lowered[line_start:found.start()])[-1]
+    if _NEGATION.search(clause) or _QUERIES_FIRST_PRODUCT.search(lowered):
+        # `S = Q @ K.T, not K @ Q.T` (rt136): the product written to be rejected, or beside the queries-first one
         return
     raise Misconception("scores_transposed", f"ans_cross_shapes is 'c': your cell writes the scores keys first "
                         f"(`{_line_at(source, found.start())[:80]}`), " + describe("scores_transposed") + "; the "
@@ -7550,7 +7593,7 @@ def raise_if_singular_values_counted(got: int, submission: object, name: str) ->
     source = _answer_cell_source(submission, name)
     if source is None or len(source) > 6000 or "hermitian" in source:
         return
-    found = _SVD_COUNT.search(source.lower())
+    found = _SVD_COUNT.search(_lower_in_place(source))
     if found is None or re.search(r"[<>]|!=|==", (source[found.start():] + "\n").split("\n")[0]):
         return   # a comparison counted (len(s > tol), sum(s != 0)): another kind
     raise Misconception("rank_counts_all_singular_values", f"{name} is {got}, the number of singular values of S "
@@ -7627,12 +7670,16 @@ def raise_if_masked_scores_unused(m: BaseException, func: str = "attention_weigh
         return
     mask = params[1]
     loaded = {n.id for n in ast.walk(fn) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    # the masked SCORES: the mask and another of the def's own names (a parameter, or a local such as a clone of S);
+    # `T = M.shape[-1]` left unread beside a dropped `S.masked_fill(...)` was told "give the softmax `T`" (rt136)
+    own = set(params) | {n.id for n in ast.walk(fn) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
     for n in ast.walk(fn):
         if not (isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and n.value is not None):
             continue
         targets = n.targets if isinstance(n, ast.Assign) else [n.target]
         names = [t.id for t in targets if isinstance(t, ast.Name)]
-        reads_mask = any(isinstance(v, ast.Name) and v.id == mask for v in ast.walk(n.value))
+        read = {v.id for v in ast.walk(n.value) if isinstance(v, ast.Name)}
+        reads_mask = mask in read and bool((read & own) - {mask})
         if len(names) == len(targets) == 1 and names[0] != mask and reads_mask and names[0] not in loaded:
             first, _, rest = str(m).partition("\n")   # a value case's smallest input stays last
             raise Misconception("mask_ignored", f"{first}: `{unparse(n)[:60]}` computes the masked scores and "
@@ -7640,7 +7687,7 @@ def raise_if_masked_scores_unused(m: BaseException, func: str = "attention_weigh
                                 f"softmax `{names[0]}`" + ("\n" + rest if rest else "")) from None
 
 
-def _transposes(n: ast.AST) -> bool:
+def _makes_a_transpose(n: ast.AST) -> bool:
     """Whether the expression `n` transposes something: .T, .mT, .t(), .transpose(...), .permute(...), .swapaxes."""
     return any(isinstance(s, ast.Attribute) and s.attr in ("T", "mT", "t", "transpose", "permute", "swapaxes", "swapdims")
                for s in ast.walk(n))
@@ -7659,6 +7706,11 @@ def raise_if_sum_after_transpose(m: Misconception, func: str) -> None:
     fn = last_function_def(cells_of(sub), func, GLOBAL_SCALE_DEF_CHARS)
     bound = {t.id: n.value for n in (ast.walk(fn) if fn is not None else ()) if isinstance(n, ast.Assign)
              for t in n.targets if isinstance(t, ast.Name)}
+    # each bound name's value walked once, and each summed expression answered once (red-team round 136: every
+    # name in `w = x + x + ... + x` walked x's whole value again for every `w.sum(0)`, 170 of them in a 3.9 KB def
+    # spent the 30 s CPU cap on each of q08's three tests)
+    transposed = {name for name, value in bound.items() if _makes_a_transpose(value)}
+    answered: dict[int, bool] = {}
     for n in ast.walk(fn) if fn is not None else ():
         if not (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "sum"):
             continue
@@ -7667,8 +7719,10 @@ def raise_if_sum_after_transpose(m: Misconception, func: str) -> None:
             continue
         of = n.func.value
         made = bound.get(of.id) if isinstance(of, ast.Name) else of
-        if made is not None and (_transposes(made) or any(
-                isinstance(v, ast.Name) and v.id in bound and _transposes(bound[v.id]) for v in ast.walk(made))):
+        if made is not None and id(made) not in answered:
+            answered[id(made)] = _makes_a_transpose(made) or any(isinstance(v, ast.Name) and v.id in transposed
+                                                          for v in ast.walk(made))
+        if made is not None and answered[id(made)]:
             raise Misconception("nw_sum_wrong_axis", f"{m}: `{unparse(made)[:50]}` is transposed, so in "
                                 f"`{unparse(n)[:50]}` axis 0 is V's value axis (d_v), not the keys: sum over the axis "
                                 "the keys are on there (the last one), or keep V as it is and weight it with "

@@ -1288,16 +1288,20 @@ def _nodes(func) -> list:
     return list(itertools.islice(ast.walk(func), _NODES_READ)) if func is not None else []
 
 
-def _constant(node):
-    """The number a small constant expression is (0.5, -0.5, -1/2, 1.0); None otherwise."""
+def _constant(node, depth=0):
+    """The number a small constant expression is (0.5, -0.5, -1/2, 1.0); None otherwise, or nested more than 16
+    deep (red-team round 136: `junk = (0 + 0 + ... + 0) / 1`, 1,500 terms, in attention recursed past the stack, and
+    every multiply_by_sqrt_dk test said RecursionError)."""
     import ast
+    if depth > 16:
+        return None
     if isinstance(node, ast.Constant) and type(node.value) in (int, float):
         return float(node.value)
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
-        v = _constant(node.operand)
+        v = _constant(node.operand, depth + 1)
         return None if v is None else (-v if isinstance(node.op, ast.USub) else v)
     if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Div, ast.Mult, ast.Sub, ast.Add)):
-        a, b = _constant(node.left), _constant(node.right)
+        a, b = _constant(node.left, depth + 1), _constant(node.right, depth + 1)
         if a is None or b is None or (isinstance(node.op, ast.Div) and b == 0):
             return None
         return {ast.Div: a / b if b else 0.0, ast.Mult: a * b, ast.Sub: a - b, ast.Add: a + b}[type(node.op)]

@@ -9534,8 +9534,11 @@ def name_trace_mask_loop_returned(got, mask_fn, submission) -> None:
 
 
 # float64 logits whose largest entry is last (position 3) or first: exp(711.5) overflows float64, exp(711.5 - 3) does not
+# (then in position 2: exp(711.5 - 2) fits, so the max's position is right there too, where a shift by the LAST logit,
+# 0 there, overflows: red-team round 136's `x.narrow(dim, -1, 1)` was named max_index_taken_for_value)
 _INDEX_SHIFT_PROBES = (torch.tensor([[0.0, 0.0, 0.0, 711.5]], dtype=torch.float64),
-                       torch.tensor([[711.5, 0.0, 0.0, 0.0]], dtype=torch.float64))
+                       torch.tensor([[711.5, 0.0, 0.0, 0.0]], dtype=torch.float64),
+                       torch.tensor([[0.0, 0.0, 711.5, 0.0]], dtype=torch.float64))
 
 
 def name_shift_by_max_index(softmax_of, what) -> None:
@@ -9545,13 +9548,14 @@ def name_shift_by_max_index(softmax_of, what) -> None:
     0), not its value: torch.max(x, dim)[1] / .indices: max_index_taken_for_value. `softmax_of(x)`: the student's
     weights for a (1, n) row of logits (stable_softmax itself, or the attention with d_k = 1 and V = I)."""
     try:
-        last, first = (softmax_of(x.clone()) for x in _INDEX_SHIFT_PROBES)
+        last, first, third = (softmax_of(x.clone()) for x in _INDEX_SHIFT_PROBES)
     except Exception:  # noqa: BLE001 - a crash here proves nothing
         return
-    if not all(type(o) is torch.Tensor and tuple(o.shape) == (1, 4) for o in (last, first)):
+    if not all(type(o) is torch.Tensor and tuple(o.shape) == (1, 4) for o in (last, first, third)):
         return
-    want = ref.stable_softmax(_INDEX_SHIFT_PROBES[0], dim=-1)
-    if (bool(torch.isfinite(last).all()) and torch.allclose(last.detach().double(), want, rtol=0, atol=1e-9)
+    if (all(bool(torch.isfinite(o).all()) and torch.allclose(o.detach().double(), ref.stable_softmax(x, dim=-1),
+                                                              rtol=0, atol=1e-9)
+            for o, x in ((last, _INDEX_SHIFT_PROBES[0]), (third, _INDEX_SHIFT_PROBES[2])))
             and not bool(torch.isfinite(first).all())):
         raise Misconception("max_index_taken_for_value", f"{what}, and a float64 probe with logits 0, 0, 0, 711.5 is "
                             "right while the same logits in the order 711.5, 0, 0, 0 overflow: what is subtracted is "
@@ -9578,6 +9582,23 @@ def _argmax_flag_replay(Q, K, V, mask):
     return _out(torch.where(flag, w, torch.zeros_like(w)), V, Q)
 
 
+# rows whose first visible key is key 1, key 0 and key 2: the flag replay keeps rows 0 and 2 and zeroes row 1
+_FLAG_PROBE_MASK = torch.tensor([[[False, True, True, False], [True, True, False, False], [False, False, True, True]]])
+
+
+def _flag_replay_confirmed(fn) -> bool:
+    """Where the test's mask leaves the flag replay all zeros (a causal or padding mask: every row's first visible key
+    is key 0), any output zeroed after the softmax matches it (red-team round 136: `w = w.masked_fill(mask, 0.0)`
+    was told max_index_taken_for_value): a second call with a mask whose rows start at keys 1, 0 and 2 must match
+    the replay there too, rows 0 and 2 kept."""
+    g = torch.Generator().manual_seed(136)
+    Q, K, V = (torch.randn(shape, generator=g, dtype=torch.float64) for shape in ((1, 3, 2), (1, 4, 2), (1, 4, 3)))
+    again = second_call(fn, Q, K, V, mask=_FLAG_PROBE_MASK.clone())
+    want = _argmax_flag_replay(Q, K, V, _FLAG_PROBE_MASK)
+    return (want is not None and type(again) is torch.Tensor and again.shape == want.shape
+            and bool(matching_variants(again, {"max_index_taken_for_value": want}, torch.float64)))
+
+
 def _slice_numel_replays(Q, K, V, mask):
     """round74: d_k taken as the element count of Q[0, 0] (Q[i] for every axis but the last two): a (T_q, d_k) matrix,
     so the scores divided by sqrt(T_q * d_k); {} where no leading axis."""
@@ -9596,7 +9617,8 @@ def name_round74_output(fn, Q, K, V, mask, got, what) -> None:
     replay = _argmax_flag_replay(Q, K, V, mask)
     if (replay is not None and replay.shape == got.shape and not right(got, Q, K, V, mask)
             and (matching_variants(got, {"max_index_taken_for_value": replay}, got.dtype)
-                 or (got.dtype == torch.float16 and bool(torch.isfinite(got).all()) and near(got, replay)))):
+                 or (got.dtype == torch.float16 and bool(torch.isfinite(got).all()) and near(got, replay)))
+            and (bool(replay.any()) or _flag_replay_confirmed(fn))):
         raise Misconception("max_index_taken_for_value", f"{what} is wrong: it matches zeroing every query whose "
                             "FIRST visible key is key 0 (and the empty ones), what a 'has a visible key' test read "
                             "from mask.max(-1)[1] gives: [1] is the position of the first True, 0 for those rows: "
@@ -9624,31 +9646,40 @@ def name_round74_output(fn, Q, K, V, mask, got, what) -> None:
                         "right: " + describe("d_k_from_slice_numel"))
 
 
-def _product_degrees(node, params):
+_ARITHMETIC_DEPTH = 32     # levels of a student's arithmetic read, at most (rt136: `1 + 1 + ... + 1`, 1,500 terms,
+#                            recursed past the stack: RecursionError said on q8 instead of a name)
+
+
+def _product_degrees(node, params, depth=0):
     """The power of each parameter in a product of parameters, numbers and whole powers (T * T * d, T ** 2 * d);
-    None for anything else."""
+    None for anything else, or nested deeper than _ARITHMETIC_DEPTH."""
+    if depth > _ARITHMETIC_DEPTH:
+        return None
     if isinstance(node, ast.Constant) and type(node.value) in (int, float):
         return {}
     if isinstance(node, ast.Name) and node.id in params:
         return {node.id: 1}
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):
-        a, b = _product_degrees(node.left, params), _product_degrees(node.right, params)
+        a, b = _product_degrees(node.left, params, depth + 1), _product_degrees(node.right, params, depth + 1)
         return None if a is None or b is None else {k: a.get(k, 0) + b.get(k, 0) for k in a.keys() | b.keys()}
     if (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow) and isinstance(node.right, ast.Constant)
             and type(node.right.value) is int and 0 < node.right.value <= 4):
-        a = _product_degrees(node.left, params)
+        a = _product_degrees(node.left, params, depth + 1)
         return None if a is None else {k: v * node.right.value for k, v in a.items()}
     return None
 
 
-def _whole_number(node, names):
-    """A whole number written with literals, `names` (module-level NAME = number) and + - * //; None otherwise."""
+def _whole_number(node, names, depth=0):
+    """A whole number written with literals, `names` (module-level NAME = number) and + - * //; None otherwise, or
+    nested deeper than _ARITHMETIC_DEPTH."""
+    if depth > _ARITHMETIC_DEPTH:
+        return None
     if isinstance(node, ast.Constant) and type(node.value) is int:
         return node.value
     if isinstance(node, ast.Name):
         return names.get(node.id)
     if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv)):
-        a, b = _whole_number(node.left, names), _whole_number(node.right, names)
+        a, b = _whole_number(node.left, names, depth + 1), _whole_number(node.right, names, depth + 1)
         if a is None or b is None or (isinstance(node.op, ast.FloorDiv) and b == 0) or abs(a) > 2 ** 40 or abs(b) > 2 ** 40:
             return None
         return {ast.Add: a + b, ast.Sub: a - b, ast.Mult: a * b, ast.FloorDiv: a // max(b, 1)}[type(node.op)]
@@ -9697,13 +9728,13 @@ def name_helper_args_swapped(submission) -> None:
             if degrees.get(params[p], 0) != 1 or len(square) != 1:
                 continue
             q = square[0]
-            fixed = [[ast.unparse(a) for a in call.args] for call in (top, bottom)]
+            fixed = [[unparse(a)[:40] for a in call.args] for call in (top, bottom)]   # quotes bounded (rt136)
             for args in fixed:
                 args[p], args[q] = args[q], args[p]
             f = helper.name
-            raise Misconception("helper_args_swapped", f"cost_ratio is 2, from `{ast.unparse(value)}`: the doubled "
-                                f"length goes in as {f}'s `{params[p]}`, which `{ast.unparse(body)}` uses once, and "
-                                f"{ast.unparse(top.args[q])} as its `{params[q]}`, the one it squares: the arguments are "
+            raise Misconception("helper_args_swapped", f"cost_ratio is 2, from `{unparse(value)[:80]}`: the doubled "
+                                f"length goes in as {f}'s `{params[p]}`, which `{unparse(body)[:60]}` uses once, and "
+                                f"{unparse(top.args[q])[:40]} as its `{params[q]}`, the one it squares: the arguments are "
                                 f"in the wrong order for def {f}({', '.join(params)}); call "
                                 f"{f}({', '.join(fixed[0])}) {'//' if isinstance(value.op, ast.FloorDiv) else '/'} "
                                 f"{f}({', '.join(fixed[1])}): " + describe("helper_args_swapped"))
@@ -9716,26 +9747,38 @@ def _triangle_threshold_past_one(submission):
     """round74 (blind75 q4_tril_of_ones_compared_greater_than_one_not_zero): the comparison in causal_mask that turns
     a 0/1 triangle of ones (a tril/triu call, of torch.ones or a float/int mask) into booleans with a threshold no
     entry passes (> 1, >= 2, == 2 or more), as written; None where none. Student text: parsed, never run."""
+    import itertools
+
+    def triangle_of_ones(expr) -> bool:
+        names = {getattr(c.func, "attr", None) or getattr(c.func, "id", "")
+                 for c in itertools.islice(ast.walk(expr), 4000) if isinstance(c, ast.Call)}
+        return bool(names & set(_TRIANGLE_CALLS)) and bool(names & {"ones", "ones_like"})
+
     for node in _last_defs(submission, "causal_mask"):
-        for k, n in enumerate(ast.walk(node)):
-            if k > 4000:
-                break
+        # one bounded walk: each name's last assignment, and each name's answer once (red-team round 136: the def
+        # walked again for every `a > 1`, 800 of them beside a 40 KB list literal, 48 s of the grader's CPU)
+        nodes = list(itertools.islice(ast.walk(node), 4000))
+        made = {a.targets[0].id: a.value for a in nodes if isinstance(a, ast.Assign) and len(a.targets) == 1
+                and isinstance(a.targets[0], ast.Name)}
+        answered: dict = {}
+        for n in nodes:
             if not (isinstance(n, ast.Compare) and len(n.ops) == 1 and isinstance(n.comparators[0], ast.Constant)
                     and type(n.comparators[0].value) in (int, float)):
                 continue
             bound, op = n.comparators[0].value, n.ops[0]
             past = ((isinstance(op, ast.Gt) and bound >= 1) or (isinstance(op, ast.GtE) and bound > 1)
                     or (isinstance(op, ast.Eq) and bound not in (0, 1)))
+            if not past:
+                continue
             left = n.left
             if isinstance(left, ast.Name):      # a name the def assigned the triangle to (its last assignment)
-                made = [a.value for a in ast.walk(node) if isinstance(a, ast.Assign) and len(a.targets) == 1
-                        and isinstance(a.targets[0], ast.Name) and a.targets[0].id == left.id]
-                left = made[-1] if made else left
-            calls = [c for c in ast.walk(left) if isinstance(c, ast.Call)]
-            if past and any((getattr(c.func, "attr", None) or getattr(c.func, "id", "")) in _TRIANGLE_CALLS
-                            for c in calls) and any((getattr(c.func, "attr", None) or getattr(c.func, "id", ""))
-                                                    in ("ones", "ones_like") for c in calls):
-                return ast.unparse(n)[:80]
+                if left.id not in answered:
+                    answered[left.id] = triangle_of_ones(made.get(left.id, left))
+                found = answered[left.id]
+            else:
+                found = triangle_of_ones(left)
+            if found:
+                return unparse(n)[:80]      # bounded: a compare nested past the stack is no crash (rt136)
     return None
 
 
