@@ -95,7 +95,7 @@ def test_scale_from_global_reads_the_notebook_once(monkeypatch):
     from autograder.grading import pyparse
     D = load("attention-pipeline", "_diagnose", "_rt130_pipeline_diagnose_cost")
     cells = ['EPS = 1e-6', *(f"pad_{i} = {i}" for i in range(40)), _cross_attention("math.sqrt(EPS)")]
-    monkeypatch.setattr(D, "running_submission", lambda: types.SimpleNamespace(cells=cells))
+    monkeypatch.setattr(D, "current_submission", lambda: types.SimpleNamespace(cells=cells))
     parsed = []
     real = pyparse.parse
     monkeypatch.setattr(pyparse, "parse", lambda source, *a, **k: parsed.append(source) or real(source, *a, **k))

@@ -159,7 +159,7 @@ def test_project_qkv_calling_400_names_is_read_once(monkeypatch):
     dense = "".join(f"    x{j} = (a + b) * (c - d) / (e + f) - g[h] ** 2\n" for j in range(55))
     pad = "if False:\n    # " + " ".join(f"def {s}1111" for s in stems) + "\n" + dense
     cells = [project] + [pad] * 20 + [f"def {names[-1]}(x, seen=[]):\n    return x\n"]
-    monkeypatch.setattr(D, "running_submission", lambda: types.SimpleNamespace(cells=cells))
+    monkeypatch.setattr(D, "current_submission", lambda: types.SimpleNamespace(cells=cells))
     start = time.process_time()
     found = D.mutable_default_in_calls("project_qkv")
     spent = time.process_time() - start

@@ -6816,12 +6816,6 @@ def assert_rows_at_their_precision(got: torch.Tensor, want: torch.Tensor, S: tor
 
 
 
-def running_submission() -> object:
-    """The submission whose test is running (the runner's charge record), or None outside a graded test."""
-    record = checks._CHARGES.get()
-    return None if record is None else record.submission
-
-
 GLOBAL_SCALE_DEF_CHARS = 4000   # a def longer than this is not read for the root it scales by
 
 
@@ -6887,7 +6881,7 @@ def raise_if_scale_from_global(got: object, X: torch.Tensor, Y: torch.Tensor, W:
     if not (isinstance(got, (tuple, list)) and len(got) == 2 and all(type(t) is torch.Tensor for t in got)):
         return
     from autograder.grading.source_checks import cells_of
-    sub = running_submission()
+    sub = current_submission()
     found = _scale_read_from_global_of(tuple(cells_of(sub)), func) if sub is not None else None
     d_k = W[0].shape[-1]
     if found is None or found[1] == d_k:
@@ -6950,7 +6944,7 @@ def weights_mask_first_crash(e: StudentCodeError, X: torch.Tensor, W: tuple[torc
     land in the mask's slot and the None (no mask) in the scores'."""
     if weights is None or e.exc_type not in ("TypeError", "AttributeError") or "NoneType" not in e.message:
         return None
-    call_text = _weights_call_mask_first(running_submission())
+    call_text = _weights_call_mask_first(current_submission())
     if call_text is None:
         return None
     X64, W64 = X.double(), [w.double() for w in W]
@@ -7066,7 +7060,7 @@ def raise_if_scaling_dropped(m: Misconception, func: str) -> None:
     from autograder.grading.source_checks import last_function_def
     if m.key != "no_scale":
         return
-    sub = running_submission()
+    sub = current_submission()
     from autograder.grading.source_checks import cells_of
     fn = last_function_def(cells_of(sub), func, GLOBAL_SCALE_DEF_CHARS) if sub is not None else None
     for n in ast.walk(fn) if fn is not None else ():
@@ -7094,7 +7088,7 @@ def raise_if_float32_default_kept(m: Misconception, func: str) -> None:
     the call are the cause. Source only: the def and the helpers it calls, each at most GLOBAL_SCALE_DEF_CHARS long."""
     from autograder.grading.pyparse import unparse
     from autograder.grading.source_checks import cells_of, last_function_def
-    sub = running_submission()
+    sub = current_submission()
     if m.key != "float32_precision" or sub is None:
         return
     cells = cells_of(sub)
@@ -7136,7 +7130,7 @@ def keys_transposed_twice(func: str) -> str | None:
     B.transpose(-2, -1)`): the two transposes cancel. None otherwise. Source only, two defs of bounded size."""
     from autograder.grading.pyparse import unparse
     from autograder.grading.source_checks import cells_of, last_function_def
-    sub = running_submission()
+    sub = current_submission()
     cells = cells_of(sub) if sub is not None else []
     fn = last_function_def(cells, func, GLOBAL_SCALE_DEF_CHARS) if cells else None
     params = [a.arg for a in fn.args.args] if fn is not None else []
@@ -7282,7 +7276,7 @@ def raise_if_mask_rows_aliased(blocked: torch.Tensor, T: int) -> None:
     if T < 3 or tuple(blocked.shape) != (T, T):
         return
     shared = torch.ones(T, T, dtype=torch.bool).triu(1).any(dim=0).expand(T, T)
-    sub = running_submission()
+    sub = current_submission()
     if not torch.equal(blocked.cpu(), shared) or sub is None:
         return
     fn = last_function_def(cells_of(sub), "causal_additive_mask", GLOBAL_SCALE_DEF_CHARS)
@@ -7306,7 +7300,7 @@ def query_shaped_buffer(func: str) -> str | None:
     Source only, bounded: one def of at most GLOBAL_SCALE_DEF_CHARS characters. None otherwise."""
     from autograder.grading.pyparse import unparse
     from autograder.grading.source_checks import cells_of, last_function_def
-    sub = running_submission()
+    sub = current_submission()
     fn = last_function_def(cells_of(sub), func, GLOBAL_SCALE_DEF_CHARS) if sub is not None else None
     if fn is None or not fn.args.args:
         return None
@@ -7373,7 +7367,7 @@ def mutable_default_in_calls(func: str) -> tuple[str, str, str] | None:
     (in a branch that never runs) beside 20 cells whose comment holds `def aa1111 ...` (83,000 characters) cost
     62 s of the grader's CPU per grade."""
     from autograder.grading.source_checks import _parsed, cells_of
-    sub = running_submission()
+    sub = current_submission()
     cells = tuple(cells_of(sub)) if sub is not None else ()
     defs: dict[str, ast.FunctionDef] = {}
     for number, tree in _parsed(cells).trees if cells else []:
@@ -7617,9 +7611,9 @@ def numpy_float64_said(check: Callable[[], None], func: str) -> None:
         check()
     except (Misconception, StudentCodeError) as e:   # a crash: what the runner would name it (crash_words)
         from autograder.grading.source_checks import cells_of
-        sub = running_submission()
+        sub = current_submission()
         m = e if isinstance(e, Misconception) else crash_words.crash_words(e, cells_of(sub) if sub is not None else ())
-        text = def_text(running_submission(), func) if m is not None and m.key in ("dtype_changed", "dtype_mix") else None
+        text = def_text(current_submission(), func) if m is not None and m.key in ("dtype_changed", "dtype_mix") else None
         found = _NUMPY_FLOAT64.search(text) if text is not None else None
         if m is None or found is None:
             raise
@@ -7639,7 +7633,7 @@ def raise_if_scale_outside_exp(m: Misconception, func: str) -> None:
     output already matches no_scale; the line is the cause. Source only, the def at most GLOBAL_SCALE_DEF_CHARS."""
     from autograder.grading.pyparse import unparse
     from autograder.grading.source_checks import cells_of, last_function_def
-    sub = running_submission()
+    sub = current_submission()
     if m.key != "no_scale" or sub is None:
         return
     fn = last_function_def(cells_of(sub), func, GLOBAL_SCALE_DEF_CHARS)
@@ -7661,7 +7655,7 @@ def raise_if_masked_scores_unused(m: BaseException, func: str = "attention_weigh
     is the cause. Source only: the def, at most GLOBAL_SCALE_DEF_CHARS."""
     from autograder.grading.pyparse import unparse
     from autograder.grading.source_checks import cells_of, last_function_def
-    sub = running_submission()
+    sub = current_submission()
     if getattr(m, "key", None) != "mask_ignored" or sub is None:
         return
     fn = last_function_def(cells_of(sub), func, GLOBAL_SCALE_DEF_CHARS)
@@ -7700,7 +7694,7 @@ def raise_if_sum_after_transpose(m: Misconception, func: str) -> None:
     are the cause. Source only: the def, at most GLOBAL_SCALE_DEF_CHARS."""
     from autograder.grading.pyparse import unparse
     from autograder.grading.source_checks import cells_of, last_function_def
-    sub = running_submission()
+    sub = current_submission()
     if m.key != "nw_sum_wrong_axis" or sub is None:
         return
     fn = last_function_def(cells_of(sub), func, GLOBAL_SCALE_DEF_CHARS)
