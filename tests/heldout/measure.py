@@ -143,7 +143,7 @@ BLIND2_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q6_two_decimals": ("rounded_answer",),
         "q6_causal_keeps_upper_triangle": ("upper_triangular_mask",),
         # choice D (only float16 goes wrong) keeps zeroing after the softmax, as blind's q7_answer_a does
-        "q7_answer_d": ("zero_after_softmax",),
+        "q7_answer_d": ("zero_after_softmax", "zeroing_harmless_but_float16"),   # D has its own key since 12-07
         "q8_caret_is_xor": ("caret_is_xor",),
         "q8_counts_flops": ("madds_counted_twice",),
     },
@@ -838,7 +838,7 @@ BLIND10_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q6_linear_normalisation": ("weights_by_plain_sum",),
         # generic: "should be one letter as a string"; true of the format, but nothing says D is the wrong answer
         # now named by zero_after_softmax (naming11): the answer's leading letter D is read and said to be wrong
-        "q7_answer_d_written_out": ("zero_after_softmax",),
+        "q7_answer_d_written_out": ("zero_after_softmax", "zeroing_harmless_but_float16"),   # D has its own key since 12-07
         # mis-named: madds_counted_twice says each multiply-add counted twice (or weights @ V's T^2 d_v added),
         # but the code counts once with d_v = 128 in place of d_k = 64 (2x only because d_v = 2 d_k); no key
         # says d_v for d_k here. Now named by madds_counted_twice (naming11): T^2 x 128 = 2 T^2 d_k cannot be
@@ -1356,7 +1356,7 @@ BLIND15_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # mistake, mis-named; no key for doubling d_k
         # now named by cost_ratio_eight (naming16): its text gives both readings of 8 (T^3, or d_k doubled too)
         "q8_ratio_doubles_d_k_too": ("cost_ratio_eight",),
-        "q7_answer_d_lowercase": ("zero_after_softmax",),  # answer D is zeroing after the softmax
+        "q7_answer_d_lowercase": ("zero_after_softmax", "zeroing_harmless_but_float16"),  # answer D is zeroing after the softmax (its own key since 12-07)
         "q1_out_shape_width_d_k": ("output_width_dk",),
     },
 }
@@ -9794,6 +9794,7 @@ BLIND75_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # named right: weights_transposed on 1 of 1 (q6 test_out3), "it matches multiplying V by the transposed weights (A^T V): output row i must be the weighted sum of the values with query i's own weights (A V)": exactly `weights3.T @ V3`
         "q6_out3_typed_with_the_transposed_weights": ("weights_transposed",),
         # named right (borderline): answer_by_position on 1 of 1 (q7 test_trap_answer), "q_trap_answer is 'D', the letter your code picks by its position (`q_trap_answer = options[3]`: position 3 counting from 0, the fourth option) ... positions count from 0, so the third option is ... \"abcd\"[2]; check that the count gives the option you meant": exactly the one-based index; but the clause "(option D stands for zeroing masked weights after the softmax: rows no longer sum to 1)" is false of the notebook (D says "It only goes wrong in float16"; "rows no longer sum to 1" is C's own text, the answer this student meant), which can confuse; the stands-for clause should be dropped or give D's meaning (thinking it only goes wrong in float16)
+        # now (12-07: q7's D has its own key, zeroing_harmless_but_float16, so "option D stands for" says what D says)
         "q7_letter_picked_from_options_with_one_based_index": ("answer_by_position",),
         # MIS-NAMED: cost_linear_in_T on 1 of 1 (q8 test_cost_ratio), "cost_ratio of 2 means a cost linear in T: every query meets every key, so T * T entries": the key's mistake ("thinking the score matrix costs time linear in T") is not this student's: their madds(T, d) is T * T * d, quadratic in T, and score_madds = madds(1024, 64) is right; the ratio is 2 because the helper is called madds(64, 2048) // madds(64, 1024), T and d_k swapped, so the doubled length goes in as the linear d; the lesson "T * T entries" is what the student already wrote; no catalogue key says "a helper called with its arguments swapped"; a key should say "madds(64, 2048) passes the length as d (the helper is madds(T, d)): call madds(2048, 64) // madds(1024, 64)"
         # now (naming round 74: helper_args_swapped, by a bounded read: cost_ratio = f(a, 2b) // f(a, b) where the cell's def f returns a product quadratic in its other parameter and linear in the doubled one; cost_linear_in_T no longer fires on it)

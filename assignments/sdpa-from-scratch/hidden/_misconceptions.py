@@ -174,6 +174,12 @@ MISCONCEPTIONS = {
     # the mask
     # the mask
     "zero_after_softmax": "zeroing masked weights after the softmax: rows no longer sum to 1",
+    # q7's option D ("it only goes wrong in float16"): its own belief, so that a message saying what D stands for says
+    # what D says (blind75: "option D stands for zeroing masked weights after the softmax" read as D's own text)
+    "zeroing_harmless_but_float16": "thinking zeroing the masked weights after the softmax goes wrong only in float16: "
+                                    "in every dtype the softmax has already given the masked keys their share, so "
+                                    "the zeroed rows no longer sum to 1; fill the masked scores with -inf before the "
+                                    "softmax",
     "pos_inf_fill": "filling masked scores with +inf instead of -inf: every row with a blocked key becomes NaN",
     "mask_times_inf": "applying the mask by arithmetic with an infinity (scores * mask + (~mask) * -inf): where the "
                       "mask is True the second term is 0 * -inf = NaN, so every score of a query with an allowed "

@@ -25,7 +25,7 @@ def _diagnose():
 
 diag = _diagnose()
 
-WRONG = {"A": "zero_after_softmax", "B": "upper_triangular_mask", "D": "zero_after_softmax"}
+WRONG = {"A": "zero_after_softmax", "B": "upper_triangular_mask", "D": "zeroing_harmless_but_float16"}
 
 # round44 (blind43 q7_letter_taken_from_the_lessons_quiz): lesson 80's quiz asks this very question ("weights =
 # F.softmax(scores, dim=-1); weights[~causal_mask] = 0.0. What is wrong?") with its options in another order: its
