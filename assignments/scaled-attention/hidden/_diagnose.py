@@ -3647,10 +3647,14 @@ def mha_dtype_crash(fn, e, X, Ws, n_heads) -> Misconception | None:
 
 
 def _is_number(node, value) -> bool:
-    """A literal `value` (an int or float), a leading minus read as part of it."""
+    """A literal `value` (an int or float), a leading minus read as part of it (a loop, at most 4 minus signs:
+    red-team round 137's `1 / ----...2`, 990 signs, in dot_product_variance recursed past the stack, and q2 said
+    RecursionError instead of scale_precedence)."""
     import ast
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
-        return _is_number(node.operand, -value)
+    for _ in range(4):
+        if not (isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub)):
+            break
+        node, value = node.operand, -value
     return isinstance(node, ast.Constant) and type(node.value) in (int, float) and node.value == value
 
 
@@ -3679,7 +3683,7 @@ def _power_minus_one_half(submission, name="dot_product_variance") -> str | None
                 plus = True
     if found is None or plus:
         return None
-    return f"{ast.unparse(found.left)} ** {ast.unparse(found.right)} / 2"
+    return f"{unparse(found.left)[:60]} ** {unparse(found.right)[:20]} / 2"   # bounded quotes (rt137)
 
 
 def minus_half_said(written: str) -> str:
@@ -6694,8 +6698,8 @@ def keyword_search_hits(cell: str, question: str, options_found) -> tuple[list[s
                 hits = [letter for letter, texts in rows if _condition_value(
                     condition, lambda n, texts=texts: texts.get(n.id if isinstance(n, ast.Name) else ast.dump(n)),
                     words)]
-            except (_Unread, TypeError, AttributeError, ValueError):
-                continue
+            except (_Unread, TypeError, AttributeError, ValueError, RecursionError, MemoryError):
+                continue   # a condition nested past the stack (`if not not ... "variance" in v`, 990: rt137) is unread
             return [h.strip().upper() for h in hits], searched
     return None
 
@@ -6738,15 +6742,17 @@ _STR_FOLDS = ("strip", "upper", "lower", "casefold", "lstrip", "rstrip")
 
 
 def _string_literal(node, literals: dict[str, str]) -> bool:
-    """A string written out: "D", "d".upper(), f"D" with no fields, or a name bound once in the notebook to one."""
+    """A string written out: "D", "d".upper(), f"D" with no fields, or a name bound once in the notebook to one. The
+    folds are looked through in a loop (red-team round 137: `"B".upper().upper()...`, 999 calls, recursed past the
+    stack, and q5 said RecursionError instead of answer_computed_by_code)."""
     import ast
+    while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _STR_FOLDS \
+            and not node.args and not node.keywords:
+        node = node.func.value
     if isinstance(node, ast.Constant):
         return isinstance(node.value, str)
     if isinstance(node, ast.JoinedStr):
         return all(isinstance(v, ast.Constant) for v in node.values)
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _STR_FOLDS \
-            and not node.args and not node.keywords:
-        return _string_literal(node.func.value, literals)
     return isinstance(node, ast.Name) and node.id in literals
 
 
