@@ -682,7 +682,7 @@ def test_q8_madds_with_another_questions_width(count, key) -> None:
 
 
 @pytest.mark.parametrize("answer, key", [
-    ("D (float16 underflow)", "zero_after_softmax"),
+    ("D (float16 underflow)", "zeroing_harmless_but_float16"),
     ("B) an upper-triangular mask", "upper_triangular_mask"),
     ("(A). mask after", "zero_after_softmax"),
     ("C (the weights no longer sum to 1)", "answer_extra_characters"),   # the right letter, not the letter only
