@@ -1308,19 +1308,11 @@ def _constant(node, depth=0):
     return None
 
 
-def _callee_of(node) -> str:
-    import ast
-    if not isinstance(node, ast.Call):
-        return ""
-    f = node.func
-    return f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
-
-
 def _is_root(node) -> bool:
     """sqrt(x) (math, torch, numpy, a tensor's) or x ** 0.5."""
     import ast
-    return _callee_of(node) == "sqrt" or (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow)
-                                          and _constant(node.right) == 0.5)
+    return _called(node) == "sqrt" or (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow)
+                                       and _constant(node.right) == 0.5)
 
 
 def _is_reciprocal_root(node, bound) -> bool:
@@ -1332,7 +1324,7 @@ def _is_reciprocal_root(node, bound) -> bool:
         return _constant(node.right) == -0.5
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
         return _constant(node.left) == 1.0 and _is_root(node.right)
-    return _callee_of(node) == "rsqrt"
+    return _called(node) == "rsqrt"
 
 
 def reciprocal_divided_said(func) -> str | None:
@@ -4561,7 +4553,7 @@ def _reversing_T_said(func) -> str | None:
     it); None otherwise (bounded: _NODES_READ nodes of one def)."""
     import ast
     nodes = _nodes(func)
-    if any(_callee_of(n) == "attention" for n in nodes):
+    if any(_called(n) == "attention" for n in nodes):
         return None
     for n in nodes:
         if isinstance(n, ast.Attribute) and n.attr == "T" and isinstance(n.ctx, ast.Load):
@@ -7195,18 +7187,10 @@ def table_swap_said(m: Misconception, table, dims, seed) -> Misconception:
 # line. Each reader below names one slip only where the cell that binds the answer holds that slip's exact shape
 # (parsed, never run) and nothing that would repair it; the letter must be one the broken probe gives.
 
-def _callee_name(node) -> str | None:
-    import ast
-    if not isinstance(node, ast.Call):
-        return None
-    f = node.func
-    return f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else None
-
-
 def _compares(tree) -> bool:
     """The cell compares something: ==, <, ... or torch.allclose / equal / isclose."""
     import ast
-    return any(isinstance(n, ast.Compare) or _callee_name(n) in ("allclose", "equal", "isclose", "assert_close")
+    return any(isinstance(n, ast.Compare) or _called(n) in ("allclose", "equal", "isclose", "assert_close")
                for n in ast.walk(tree))
 
 
@@ -7221,7 +7205,7 @@ def fresh_multihead_reference(tree) -> str | None:
     out_proj, load_state_dict, nn.init, copy_...): its random projections can never give attention(X, X, X).
     The source of the construction, else None."""
     import ast
-    made = [n for n in ast.walk(tree) if _callee_name(n) == "MultiheadAttention"]
+    made = [n for n in ast.walk(tree) if _called(n) == "MultiheadAttention"]
     if not made or not _compares(tree):
         return None
     for n in ast.walk(tree):
@@ -7252,13 +7236,13 @@ def sdpa_scale_as_width(tree) -> tuple[str, float] | None:
     are multiplied by, so the reference multiplies where it should divide. (the scale's source, its value), else
     None; any division, negative power or rsqrt in the scale leaves it alone."""
     import ast
-    for sdpa in (n for n in ast.walk(tree) if _callee_name(n) == "scaled_dot_product_attention"):
+    for sdpa in (n for n in ast.walk(tree) if _called(n) == "scaled_dot_product_attention"):
         for kw in sdpa.keywords:
             if kw.arg != "scale":
                 continue
             v = kw.value
             c = _number_of(v, tree)
-            if c is None and _callee_name(v) == "sqrt" and len(v.args) == 1 and not v.keywords:
+            if c is None and _called(v) == "sqrt" and len(v.args) == 1 and not v.keywords:
                 inner = _number_of(v.args[0], tree)
                 c = math.sqrt(inner) if inner is not None and inner > 0 else None
             if c is None and isinstance(v, ast.BinOp) and isinstance(v.op, ast.Pow) \
@@ -7284,7 +7268,7 @@ def grad_of_detached_original(tree) -> tuple[str, str] | None:
     B = A.detach()... (a copy cut from A's graph), passes B to a call, runs the backward pass, and reads A.grad but never
     B.grad: A is not in the graph the backward ran through, so its .grad stays None. (A, B), else None."""
     import ast
-    if not any(_callee_name(n) == "backward" for n in ast.walk(tree)):
+    if not any(_called(n) == "backward" for n in ast.walk(tree)):
         return None
     grads = {n.value.id for n in ast.walk(tree) if isinstance(n, ast.Attribute) and n.attr == "grad"
              and isinstance(n.value, ast.Name)}
@@ -7292,7 +7276,7 @@ def grad_of_detached_original(tree) -> tuple[str, str] | None:
         if not (isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)):
             continue
         b = n.targets[0].id
-        if not any(_callee_name(c) == "detach" for c in ast.walk(n.value)):
+        if not any(_called(c) == "detach" for c in ast.walk(n.value)):
             continue
         a = _chain_root(n.value)
         if a is None or a == b or a not in grads or b in grads:
@@ -7313,17 +7297,17 @@ def kernel_estimate_not_normalised(tree) -> tuple[str, str] | None:
     average. (N, the product's source), else None."""
     import ast
     for n in ast.walk(tree):
-        if _callee_name(n) in ("softmax", "normalize", "log_softmax"):
+        if _called(n) in ("softmax", "normalize", "log_softmax"):
             return None
         if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Div) \
-                and any(_callee_name(c) in ("sum", "nansum") for c in ast.walk(n.right)):
+                and any(_called(c) in ("sum", "nansum") for c in ast.walk(n.right)):
             return None
     if not _compares(tree):
         return None
     kernels = {n.targets[0].id for n in ast.walk(tree) if isinstance(n, ast.Assign) and len(n.targets) == 1
-               and isinstance(n.targets[0], ast.Name) and _callee_name(n.value) == "exp"}
+               and isinstance(n.targets[0], ast.Name) and _called(n.value) == "exp"}
     for n in ast.walk(tree):
-        if isinstance(n, ast.Call) and _chain_root(n) in kernels and _callee_name(n) in ("sum", "div", "div_",
+        if isinstance(n, ast.Call) and _chain_root(n) in kernels and _called(n) in ("sum", "div", "div_",
                                                                                        "true_divide"):
             return None
         if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Div) and any(
@@ -7345,7 +7329,7 @@ def dot_product_as_mean(tree) -> str | None:
         if not (isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)):
             continue
         v = n.value
-        if _callee_name(v) != "mean":
+        if _called(v) != "mean":
             continue
         if not isinstance(v.func, ast.Attribute):
             continue
@@ -7358,7 +7342,7 @@ def dot_product_as_mean(tree) -> str | None:
             continue
         x = n.targets[0].id
         uses = [m for m in ast.walk(tree) if isinstance(m, ast.Name) and m.id == x and isinstance(m.ctx, ast.Load)]
-        var_of = [m for m in ast.walk(tree) if _callee_name(m) == "var" and (
+        var_of = [m for m in ast.walk(tree) if _called(m) == "var" and (
             (isinstance(m.func, ast.Attribute) and isinstance(m.func.value, ast.Name) and m.func.value.id == x)
             or (m.args and isinstance(m.args[0], ast.Name) and m.args[0].id == x))]
         if len(uses) == 1 and len(var_of) == 1:
