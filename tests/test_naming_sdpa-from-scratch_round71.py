@@ -88,8 +88,11 @@ CORRECT = [
     # in place on fresh tensors before anything is saved, the normalisation out of place
     {"stable_softmax": SM + "    e = x.clone()\n    e.sub_(x.amax(dim=dim, keepdim=True))\n    e.exp_()\n"
                             "    return e / e.sum(dim=dim, keepdim=True)\n"},
-    # the same block loop run to the full length (the last block shorter)
-    _blocks(EMPTY, "    for lo in range(0, T_q, 8):\n        hi = lo + 8\n"),
+    # the same block loop run to the full length (the last block shorter). Blocks of 64, not 8: 32 blocks of 8
+    # over q5's 256 timed queries measure ~4.1x the reference (limit 5x), and CI's load once pushed one grade
+    # past it (not_vectorised, 34/35); 4 blocks of 64 measure ~1.8x (one thread, in-process, best of 5), and
+    # the 67-query probe still ends on a short block
+    _blocks(EMPTY, "    for lo in range(0, T_q, 64):\n        hi = lo + 64\n"),
     # a preallocated buffer written whole
     _attention("    scores = Q @ K.transpose(-2, -1) / math.sqrt(d_k)\n" + FILL +
                "    w = stable_softmax(scores, dim=-1)\n" + DEAD +
