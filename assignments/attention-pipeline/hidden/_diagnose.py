@@ -68,6 +68,7 @@ def assert_matches(got: object, expected: torch.Tensor, rows_unnormalised: bool 
             raise_if_scaling_dropped(m, func)
             raise_if_scale_outside_exp(m, func)   # exp(K @ q) / sqrt(d_k): the paren closed early (round 74)
             raise_if_sum_after_transpose(m, func)   # V.T * kappa summed over axis 0 (round 74)
+            raise_if_input_axis_kept(m, func)   # q.unsqueeze(0) never squeezed back: no kept axis (round 76)
             raise_if_float32_default_kept(m, func)
             raise
         return
@@ -196,7 +197,13 @@ def raise_if_random(fn: Callable[..., object], args: tuple[Any, ...], kwargs: Ma
         first = fn(*args, **kwargs)
     except Exception:  # noqa: BLE001 - no first value: no evidence of randomness
         return
-    checks.raise_if_nondeterministic(fn, args, kwargs, first, what)
+    try:
+        checks.raise_if_nondeterministic(fn, args, kwargs, first, what)
+    except Misconception as m:   # an nn.Dropout module in the notebook: its own switch said (naming round 76)
+        if source_mentions(current_submission(), r"\bDropout\s*\("):
+            raise Misconception(m.key, f"{m}; an nn.Dropout module is in training mode from the moment it is built: "
+                                "call .eval() on it (or on the module holding it), or leave it out") from None
+        raise
 
 
 def raise_if_mask_after_softmax(A: object, X: torch.Tensor, W: Any, causal: bool, dtype: torch.dtype) -> None:
@@ -625,7 +632,7 @@ def batched_crash(e: StudentCodeError, tensors: Tensors, rerun: Callable[[Tensor
             return None
         return Misconception("batched_input_unsupported", f"{_said(e)} for {_shapes(tensors)}; on one slice of "
                              f"the same inputs ({_shapes(part)}) it runs and is right: "
-                             + describe("batched_input_unsupported") + _tail(e))
+                             + describe("batched_input_unsupported") + _einsum_cause(e) + _tail(e))
     for added in range(1, 5 - top if up and 2 <= top <= 3 else 1):
         # nothing with fewer dims runs: the same inputs with one batch axis added (code written for
         # exactly (B, T, d): an einsum "btd,...", a fixed unpacking of X.shape), or for 2-D inputs two
@@ -649,8 +656,28 @@ def batched_crash(e: StudentCodeError, tensors: Tensors, rerun: Callable[[Tensor
         return Misconception("batched_input_unsupported", f"{_said(e)} for {_shapes(tensors)}; with "
                              f"{'a batch axis' if added == 1 else f'{added} batch axes'} added ({_shapes(part)}) it "
                              "runs and is right: your code works for one number of dimensions only. "
-                             + describe("batched_input_unsupported") + _tail(e))
+                             + describe("batched_input_unsupported") + _einsum_cause(e) + _tail(e))
     return None
+
+
+def rank_minus_one_said(got: int, T: int, d_k: int) -> str:
+    """q11's rank_from_size_arithmetic where max_rank_S is one less than a size (d_k - 1, T - 1): what a minus one is
+    true of, a centred matrix (naming round 76, blind77's bound taken like a sample covariance's n - 1). Else ''."""
+    if got not in (d_k - 1, T - 1):
+        return ""
+    return ("; one less than a size is the bound of a CENTRED matrix (a covariance with its mean subtracted loses one "
+            "rank to that mean, hence n - 1); S = Q K^T subtracts no mean, so no rank is lost: min(T, d_k)")
+
+
+def _einsum_cause(e: StudentCodeError) -> str:
+    """The crash's own cause where torch's einsum said it (naming round 76, blind77's 'tk,kd->td' on a batched X):
+    a subscript string with one letter per axis of a 2-D operand and no '...' for the batch axes. Else ''."""
+    said = e.message or ""
+    if "einsum()" not in said or "ellipsis" not in said:
+        return ""
+    return ("; here it is the einsum string: it names one letter per axis of a 2-D operand and no '...', so a batched "
+            "input has more axes than letters: put '...' in front of each operand and of the result ('tk,kd->td' "
+            "as '...tk,...kd->...td')")
 
 
 _DIM_RANGE = re.compile(r"Dimension out of range \(expected to be in range of \[(-?\d+), (-?\d+)\], but got (-?\d+)\)")
@@ -1285,6 +1312,9 @@ def weights_variants(S: torch.Tensor, M: torch.Tensor | None = None) -> dict[str
     out["softmax_subtracts_min"] = m / m.sum(dim=-1, keepdim=True)
     # the numerator shifted by the row maximum, the denominator summed over the unshifted exp (blind29)
     out["weights_not_normalised/unshifted_denominator"] = e / torch.exp(Z).sum(dim=-1, keepdim=True)
+    # log A = Z - logsumexp(Z) by hand with the logsumexp of the shifted scores, m never added back (blind77):
+    # exp(Z - log sum exp(Z - m)), each row the softmax times e^m
+    out["logsumexp_shift_dropped"] = torch.exp(Z - torch.log(e.sum(dim=-1, keepdim=True)))
     # an extra term in the denominator (blind35, the "softmax one" exp(s) / (1 + sum exp(s)), computed shifted
     # by max(row max, 0) as its authors do; or the 1 added after the shift by the row maximum): rows sum below 1
     m0 = row_max.clamp(min=0)
@@ -1390,6 +1420,11 @@ def raise_if_unnormalised_overflow(fn: Callable[..., object] | None, got: torch.
         out, said = replay(S64), "on these scores scaled into [-4, 4], in float64"
         if out is None:
             return
+    lse = weights_variants(S64, M64)["logsumexp_shift_dropped"]   # the shift m not added back (round 76): replayed
+    if matching_variants(out, {"logsumexp_shift_dropped": lse}, torch.float64):
+        raise Misconception("logsumexp_shift_dropped", f"{what} contains NaN or inf in {int(bad.sum())} of {bad.numel()} "
+                            f"entries, exactly where exp(S) overflows {str(got.dtype).replace('torch.', '')}; the same "
+                            f"function {said} matches " + describe("logsumexp_shift_dropped"))
     try:
         raise_if_rows_unnormalised(out, ref.attention_weights(S64, M64), torch.float64, said)
     except Misconception as m:
@@ -1803,6 +1838,8 @@ def cross_attention_variants(X: torch.Tensor, Y: torch.Tensor, W_Q: torch.Tensor
     if M is None:   # keys and values over X and Y together (T + T' of them): a mask for Y's keys alone will not add
         for order, XY in (("x_first", torch.cat([X, Y], dim=-2)), ("y_first", torch.cat([Y, X], dim=-2))):
             out[f"cross_keys_over_both/{order}"] = _attend(Q, XY @ W_K, XY @ W_V, None, 1 / math.sqrt(d_k))
+    if X.shape[-2] > 1:   # the queries centred on their mean, trusting the softmax's shift invariance (blind77)
+        out["queries_centred"] = _attend(Q - Q.mean(dim=-2, keepdim=True), K, V, M, 1 / math.sqrt(d_k))
     if X.shape[-2] == Y.shape[-2]:                   # A V needs as many keys as values: only then it runs
         out["cross_roles_swapped/values_from_x"] = _attend(Q, K, X @ W_V, M, 1 / math.sqrt(d_k))
         out["cross_roles_swapped/keys_from_x"] = _attend(Q, X @ W_K, V, M, 1 / math.sqrt(d_k))
@@ -1952,6 +1989,8 @@ def prefix_average_variants(T: int) -> dict[str, torch.Tensor]:
         # W / W.sum(): the whole triangle's total T(T+1)/2 instead of each row's own count (naming21)
         "softmax_global_sum/prefix_average": W / W.sum(),
         "prefix_average_not_divided": W,
+        # Bessel's n - 1 for the row count t, clamped at 1 for the first row (blind77): rows from t = 2 hold 1/(t-1)
+        "prefix_average_bessel": W / (W.sum(dim=-1, keepdim=True) - 1).clamp(min=1),
         # the lesson's 1-based rows and columns kept as storage (blind58): (T+1) x (T+1), row and column 0 unused
         "prefix_average_one_based": torch.nn.functional.pad(W / W.sum(dim=-1, keepdim=True), (1, 0, 1, 0)),
         "prefix_average_zero_based": W / torch.arange(T, dtype=torch.float64)[:, None],   # row 0 / 0
@@ -2625,17 +2664,31 @@ def raise_if_whole_input_negated(fn, S, M, named):
                             "sign before the softmax): " + describe("scores_negated")) from None
 
 
+def random_checked(fn, S, M, judge):
+    """judge(); a failure it leaves unnamed checked first by two more calls on the same S and M (raise_if_random:
+    an nn.Dropout left in train mode zeroes random weights and rescales the rest by 1 / (1 - p), round 76)."""
+    try:
+        judge()
+    except Misconception:
+        raise
+    except AssertionError:
+        raise_if_random(fn, (S, M), {}, "attention_weights")
+        raise
+
+
 def judged(fn, S, M, judge):
     """judge(), a mask_sign_flipped it names checked by raise_if_whole_input_negated; a failure it leaves unnamed
     checked for a row-mean shift (raise_if_mean_shift)."""
     try:
         judge()
     except Misconception as m:
+        raise_if_random(fn, (S, M), {}, "attention_weights")   # nn.Dropout left in train mode (naming round 76)
         raise_if_whole_input_negated(fn, S, M, m)
         raise_if_mask_converted(fn, S, M, m)
         raise_if_masked_scores_unused(m)   # `score = S + M`, then softmax(S) (round 74)
         raise
     except AssertionError:
+        raise_if_random(fn, (S, M), {}, "attention_weights")
         raise_if_mask_scaled(fn, S, M)
         raise_if_mean_shift(fn, S, M)
         raise
@@ -2786,7 +2839,8 @@ def raise_if_mean_shift(fn: Callable[..., object], S: torch.Tensor, M: torch.Ten
 
 def after_unnamed(fn, S, M):
     """After an unnamed failure of attention_weights on S and M: a row-mean shift (raise_if_mean_shift), then the
-    keep-mask probe (raise_if_keep_mask)."""
+    keep-mask probe (raise_if_keep_mask); first, two more calls that differ (nn.Dropout left in train mode, round 76)."""
+    raise_if_random(fn, (S, M), {}, "attention_weights")
     raise_if_mask_scaled(fn, S, M)
     raise_if_mean_shift(fn, S, M)
     raise_if_keep_mask(fn, M)
@@ -3498,38 +3552,75 @@ def same_expression_compared(submission: object, name: str) -> tuple[str, str, s
                 and stores.get(node.targets[0].id) == 1:
             once[node.targets[0].id] = (i, node.value)
 
-    def repeatable(n: ast.AST, seen: set[str]) -> bool:
+    def own(n: ast.AST) -> tuple[bool, set[str]]:
+        # (no unrepeatable call of its own, the notebook's functions it calls)
+        callees: set[str] = set()
         for sub in ast.walk(n):
             if isinstance(sub, (ast.Await, ast.Yield, ast.YieldFrom, ast.NamedExpr)):
-                return False
+                return False, callees
             callee = _callee(sub)
             if callee is None:
                 continue
             if _UNREPEATABLE.search(callee):
-                return False
-            if callee in defs and callee not in seen:
-                seen.add(callee)
-                if not all(repeatable(d, seen) for d in defs[callee]):
-                    return False
-        return True
+                return False, callees
+            if callee in defs:
+                callees.add(callee)
+        return True, callees
+
+    unrepeatable: list[set[str]] = []
+
+    def unrepeatable_defs() -> set[str]:
+        # the notebook's functions that draw (or call one that does), each def read once and the taint spread to its
+        # callers in a loop (red-team round 138: followed by recursion, a chain of 1,500 defs each calling the next
+        # said RecursionError in q03; walked again for every pair of a 60-name comparison, 11 s of the grader's CPU)
+        if not unrepeatable:
+            bad, callers = set(), {}
+            for fname, nodes in defs.items():
+                for d in nodes:
+                    ok, callees = own(d)
+                    bad |= set() if ok else {fname}
+                    for c in callees:
+                        callers.setdefault(c, set()).add(fname)
+            todo = list(bad)
+            while todo:
+                for caller in callers.get(todo.pop(), ()):
+                    if caller not in bad:
+                        bad.add(caller)
+                        todo.append(caller)
+            unrepeatable.append(bad)
+        return unrepeatable[0]
+
+    def repeatable(n: ast.AST) -> bool:
+        ok, callees = own(n)
+        return ok and not callees & unrepeatable_defs()
+
+    def dumped(n: ast.AST) -> str | None:
+        try:
+            return ast.dump(n)
+        except (RecursionError, MemoryError):     # nested past the stack: compared with nothing
+            return None
 
     def untouched_between(value: ast.AST, lo: int, hi: int) -> bool:
         # no statement between the two bindings mentions a name the expression reads (rebinds it, mutates it)
         read = {s.id for s in ast.walk(value) if isinstance(s, ast.Name)}
         return not any(isinstance(s, ast.Name) and s.id in read for node in cell.body[lo + 1:hi] for s in ast.walk(node))
 
+    # each binding's dump, call and repeatability worked out once, not once per pair (red-team round 138)
+    dumps = {k: dumped(v) for k, (_i, v) in once.items()}
+    calls = {k: any(isinstance(s, ast.Call) for s in ast.walk(v)) for k, (_i, v) in once.items()}
+    fixed: dict[str, bool] = {}
     for i, node in enumerate(cell.body):
         for compare in (c for c in _top_level_nodes(node) if isinstance(c, ast.Compare) or _callee(c) in _COMPARERS):
             names = list(dict.fromkeys(s.id for s in ast.walk(compare) if isinstance(s, ast.Name) and s.id in once
                                        and once[s.id][0] < i))
             for a in names:
                 for b in names:
-                    va, vb = once[a][1], once[b][1]
-                    if a < b and any(isinstance(s, ast.Call) for s in ast.walk(va)) \
-                            and ast.dump(va) == ast.dump(vb) and repeatable(va, set()) \
+                    va = once[a][1]
+                    if a < b and calls[a] and dumps[a] is not None and dumps[a] == dumps[b] \
+                            and (fixed[a] if a in fixed else fixed.setdefault(a, repeatable(va))) \
                             and untouched_between(va, *sorted((once[a][0], once[b][0]))):
                         first, second = (a, b) if once[a][0] < once[b][0] else (b, a)
-                        return first, second, ast.unparse(va)
+                        return first, second, pyparse_unparse(va)
     return None
 
 
@@ -3718,23 +3809,28 @@ def raise_if_rows_flattened_by_selection(got: object, A: torch.Tensor, submissio
 _STR_FOLDS = frozenset({"lower", "upper", "strip", "casefold"})
 
 
-def _bool_op_letters(n: ast.AST, bound: Mapping[str, list[ast.AST]], letters: list[str], depth: int = 0) -> str | None:
+def _bool_op_letters(n: ast.AST, bound: Mapping[str, list[ast.AST]], letters: list[str], depth: int = 0,
+                     budget: list[int] | None = None) -> str | None:
     """The string a module-level expression of string constants joined by `and` / `or` gives in Python (`and`: the
     first falsy operand, else the last; `or`: the first truthy, else the last), through case folds and names the cell
-    bound once; each constant's letter (parentheses and spaces stripped) put in `letters`. None for anything else."""
-    if depth > 20:
+    bound once; each constant's letter (parentheses and spaces stripped) put in `letters`. None for anything else.
+    `budget`: the nodes left to the whole reading, 2,000 (red-team round 138: each name is read again wherever it is
+    used, so `x1 = x0 or x0 or ...` (8 uses) nine names deep was 8^9 reads, 30 s of the grader's CPU in q03)."""
+    budget = [2000] if budget is None else budget
+    budget[0] -= 1
+    if depth > 20 or budget[0] < 0:
         return None
     if isinstance(n, ast.Constant) and type(n.value) is str:
         letters.append(n.value.strip().strip("()").strip().lower())
         return n.value
     if isinstance(n, ast.Name) and len(bound.get(n.id, ())) == 1:
-        return _bool_op_letters(bound[n.id][0], bound, letters, depth + 1)
+        return _bool_op_letters(bound[n.id][0], bound, letters, depth + 1, budget)
     if (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in _STR_FOLDS and not n.args
             and not n.keywords):
-        inner = _bool_op_letters(n.func.value, bound, letters, depth + 1)
+        inner = _bool_op_letters(n.func.value, bound, letters, depth + 1, budget)
         return None if inner is None else getattr(inner, n.func.attr)()
     if isinstance(n, ast.BoolOp):
-        values = [_bool_op_letters(v, bound, letters, depth + 1) for v in n.values]
+        values = [_bool_op_letters(v, bound, letters, depth + 1, budget) for v in n.values]
         if any(v is None for v in values):
             return None
         pick = (next((v for v in values if not v), values[-1]) if isinstance(n.op, ast.And)
@@ -4471,7 +4567,11 @@ def _norm_kind(n: ast.AST, bound: Mapping[str, list[ast.AST]], depth: int = 0,
         if isinstance(n.op, ast.Pow) and isinstance(n.right, ast.Constant) and n.right.value in (2, 2.0, 0.5):
             inner = _norm_kind(n.left, bound, depth + 1, budget)
             return _SQUARED.get(inner) if n.right.value != 0.5 else _ROOTED.get(inner or "")
-        if isinstance(n.op, ast.Mult) and pyparse_unparse(n.left) == pyparse_unparse(n.right):
+        # a square written x * x: both sides small before they are written out (red-team round 138: each `*` of
+        # `b = s * s * ... * s`, 400 terms in 60 names, wrote out its whole left side, 23 s of the grader's CPU)
+        if isinstance(n.op, ast.Mult) and all(sum(1 for _ in itertools.islice(ast.walk(side), 65)) <= 64
+                                              for side in (n.left, n.right)) \
+                and pyparse_unparse(n.left) == pyparse_unparse(n.right):
             return _SQUARED.get(_norm_kind(n.left, bound, depth + 1, budget))
         return None
     if isinstance(n, ast.Subscript):
@@ -6777,6 +6877,61 @@ def qkv_expected(X: torch.Tensor, W_Q: torch.Tensor, W_K: torch.Tensor, W_V: tor
     return ref.project_qkv(X64, *W), {**ref.qkv_variants(X64, *W), **qkv_variants(X64, *W)}
 
 
+LINEAR_CELL_CHARS = 20000   # a cell longer than this is not read for its nn.Linear calls (round 76)
+
+
+def _linear_with_bias(submission: object) -> str | None:
+    """The source of the first `nn.Linear(...)` (or `Linear(...)`) call in the notebook's code cells that keeps
+    its default bias (no `bias=False`, no third positional False); None where there is none. Bounded: only cells
+    whose text says Linear, each at most LINEAR_CELL_CHARS, parsed once."""
+    from autograder.grading.pyparse import parse, unparse
+    from autograder.grading.source_checks import cells_of
+    for source in cells_of(submission) if submission is not None else []:
+        if "Linear" not in source or len(source) > LINEAR_CELL_CHARS:
+            continue
+        try:
+            tree = parse(source)
+        except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
+            continue
+        for n in ast.walk(tree):
+            if not (isinstance(n, ast.Call) and (isinstance(n.func, ast.Attribute) and n.func.attr == "Linear"
+                                                 or isinstance(n.func, ast.Name) and n.func.id == "Linear")):
+                continue
+            flag = [k.value for k in n.keywords if k.arg == "bias"] + n.args[2:3]
+            if not any(isinstance(f, ast.Constant) and f.value in (False, 0, None) for f in flag):
+                return unparse(n)[:60]
+    return None
+
+
+def assert_projection_matches(got: object, want: torch.Tensor, X: torch.Tensor, **kw: Any) -> None:
+    """assert_matches for one of q01's Q, K, V; a failure it leaves unnamed whose result is the right one plus one
+    constant row b (the same on every token and batch entry, b not 0) is projection_bias_added where the notebook
+    builds an nn.Linear that keeps its default bias (naming round 76, blind76's nn.Linear with the weights copied
+    in and bias=True left on): the replay (got - X W constant over the rows) and the source together."""
+    try:
+        assert_matches(got, want, **kw)
+    except Misconception:
+        raise
+    except AssertionError:
+        raise_if_projection_bias(got, want, kw.get("what", "the result"), kw.get("dtype") or want.dtype)
+        raise
+
+
+def raise_if_projection_bias(got: object, want: torch.Tensor, what: str, dtype: torch.dtype | None = None) -> None:
+    """projection_bias_added (see assert_projection_matches) for one wrong projection; returns otherwise."""
+    dtype = dtype or want.dtype
+    if not (type(got) is torch.Tensor and got.is_floating_point() and got.shape == want.shape and want.dim() >= 2
+            and bool(torch.isfinite(got).all())) or is_right(got, want, dtype):
+        return
+    rows = (got.detach().double() - want.double()).reshape(-1, want.shape[-1])
+    b = rows.median(dim=0).values
+    lin = _linear_with_bias(current_submission()) if rows.shape[0] >= 2 else None
+    if lin is not None and float(b.abs().max()) > 0 and is_right(got, want.double() + b, dtype):
+        raise Misconception("projection_bias_added", f"{what} is X @ W plus one constant row (b ranging "
+                            f"{float(b.min()):.3g} .. {float(b.max()):.3g}, the same on every token), and the notebook "
+                            f"builds `{lin}` with its default bias: " + describe("projection_bias_added")) from None
+
+
 def raise_if_rows_flattened(got: tuple[Any, ...], want: tuple[torch.Tensor, ...], X: torch.Tensor,
                             dtype: torch.dtype) -> None:
     """Q, K, V each the right values with X's batch axes folded into its rows (X.reshape(-1, d_model) @ W,
@@ -7721,6 +7876,51 @@ def raise_if_sum_after_transpose(m: Misconception, func: str) -> None:
                                 f"`{unparse(n)[:50]}` axis 0 is V's value axis (d_v), not the keys: sum over the axis "
                                 "the keys are on there (the last one), or keep V as it is and weight it with "
                                 "kappa[:, None] before .sum(dim=0)") from None
+
+
+def _adds_leading_axis(n: ast.AST, param: str) -> bool:
+    """`param.unsqueeze(0)`, `param[None]` / `param[None, :]`, `param.view(1, -1)` / `.reshape(1, -1)`, or
+    `param.unsqueeze(dim=0)`: the parameter with one leading axis of size 1 added."""
+    if isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name) and n.value.id == param:
+        first = n.slice.elts[0] if isinstance(n.slice, ast.Tuple) and n.slice.elts else n.slice
+        return isinstance(first, ast.Constant) and first.value is None
+    if not (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and isinstance(n.func.value, ast.Name)
+            and n.func.value.id == param):
+        return False
+    args = list(n.args) + [k.value for k in n.keywords if k.arg == "dim"]
+    consts = [a.value if isinstance(a, ast.Constant) else None for a in args]
+    if n.func.attr == "unsqueeze":
+        return consts == [0]
+    minus_one = len(args) == 2 and isinstance(args[1], ast.UnaryOp) and isinstance(args[1].op, ast.USub)
+    return n.func.attr in ("view", "reshape") and consts[:1] == [1] and minus_one
+
+
+def raise_if_input_axis_kept(m: Misconception, func: str) -> None:
+    """keepdim_left_on said as what it is where the source shows it (naming round 76, blind76's `q = q.unsqueeze(0)`
+    "a batch of one query" for F.linear): the last `def func` adds a leading size-1 axis to its first parameter (the
+    query) and never squeezes anything, so the extra axis of the result is the query's, not a reduced one kept;
+    keepdim is not the line to change. The output already matches keepdim_left_on (its values right, one axis of
+    size 1 more); the def is the cause. Source only: the def, at most GLOBAL_SCALE_DEF_CHARS."""
+    from autograder.grading.pyparse import unparse
+    from autograder.grading.source_checks import cells_of, last_function_def
+    sub = current_submission()
+    if m.key != "keepdim_left_on" or sub is None:
+        return
+    fn = last_function_def(cells_of(sub), func, GLOBAL_SCALE_DEF_CHARS)
+    if fn is None or not fn.args.args:
+        return
+    param = fn.args.args[0].arg
+    nodes = list(ast.walk(fn))
+    if any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in ("squeeze", "squeeze_")
+           or isinstance(n, ast.Name) and n.id == "squeeze" for n in nodes):
+        return
+    added = next((n for n in nodes if _adds_leading_axis(n, param)), None)
+    if added is not None:
+        raise Misconception("size_one_axes_added", f"{str(m).split(':')[0]}: `{unparse(added)[:50]}` gives the "
+                            f"query `{param}` a leading axis of size 1 and nothing takes it away again; "
+                            "no reduced axis is kept here: " + describe("size_one_axes_added") + "; return the "
+                            "result with that axis removed (.squeeze(0)), or compute with the 1-D query as it "
+                            "is given") from None
 
 
 _UNIFORM_DRAW = re.compile(r"\brand(?:_like)?\s*\(|\brandom\.random\s*\(|\.uniform_?\s*\(")

@@ -13,7 +13,24 @@ MISCONCEPTIONS = {
                                "(pieces of width d_model, or three equal thirds) or along the wrong axis (split's "
                                "default dim 0, the tokens) instead of d_k, d_k, d_v along the features: "
                                "use .split([d_k, d_k, d_v], dim=-1)"),
+    "projection_bias_added": ("adding a bias to the projections (Q = X W_Q + b, one constant row on every token): "
+                              "nn.Linear is built with bias=True by default and adds its own randomly initialised "
+                              "bias, so the result also changes from one build to the next; use "
+                              "nn.Linear(..., bias=False), or compute X @ W_Q directly"),
     "scores_transposed": "computing K Q^T (keys as rows) instead of Q K^T (queries as rows)",
+    "queries_centred": ("centring the queries on their mean (Q - Q.mean over the tokens), trusting the softmax's "
+                        "shift invariance: subtracting the mean query changes score (t, i) by -mean(q) . k_i / "
+                        "sqrt(d_k), a different amount for each key, so it is not a constant added to a row and the "
+                        "weights change (only one constant added to a whole row leaves a softmax as it is); leave "
+                        "the queries as they are"),
+    "logsumexp_shift_dropped": ("a log-sum-exp by hand on the shifted scores without adding the shift back: "
+                                "log sum exp(Z) = m + log sum exp(Z - m), so exp(Z - log sum exp(Z - m)) is each "
+                                "row's softmax times e^m (rows sum to e^m, not 1, and overflow where m is large); "
+                                "add m back (log A = Z - m - log sum exp(Z - m)), or use torch.logsumexp"),
+    "prefix_average_bessel": ("dividing each prefix sum by t - 1 (Bessel's n - 1, as for an unbiased variance) "
+                              "instead of t: an average of t numbers divides by t, and n - 1 belongs to a variance "
+                              "estimated around a sample mean, not to a mean; rows from the second on sum to more "
+                              "than 1"),
     "divide_by_dk": "dividing the scores by d_k instead of sqrt(d_k)",
     "no_scale": "not scaling the scores at all",
     "float32_scale": "computing the scale constant in float32, which loses precision for float64 inputs",

@@ -64,7 +64,7 @@ def _check(got, X, W_Q, W_K, W_V, dtype, fn=None, submission=None, expected=None
             raise Misconception(fused, "(Q, K, V) have the wrong widths; with d_model = 8, d_k = 6, d_v = 7 "
                                 "they match " + describe(fused))
     for i, (what, g) in enumerate(zip(("Q", "K", "V"), (Q, K, V))):
-        D.assert_matches(g, want[i], what=what, dtype=dtype,
+        D.assert_projection_matches(g, want[i], X, what=what, dtype=dtype,
                          variants=lambda i=i: _one_part(wrong, i), func="project_qkv")
 
 
@@ -241,6 +241,7 @@ def test_project_views(project_qkv, rng, submission=None):
                                    func="project_qkv")
             # a size-1 axis more (Flax's head axis, blind62) is one added: project_qkv reduces no axis
             raise_if_other_container(g, w, what + " for a transposed, expanded X and transposed weights", reduced=False)
+            D.raise_if_projection_bias(g, w, what + " for a transposed, expanded X and transposed weights")
     for i, what in enumerate(("Q", "K", "V")):
         check_value(_picked(project_qkv, i), args, want[i],
                     reference=lambda X, W_Q, W_K, W_V, i=i: ref.project_qkv(X, W_Q, W_K, W_V)[i],

@@ -166,8 +166,8 @@ def test_weights_batched_no_mask(attention_weights, device, rng):
                             "(with a mask of zeros it runs)") from None
     S64 = S.double()
     try:
-        D.assert_matches(got, ref.attention_weights(S64), what="A (M=None)", dtype=torch.float32,
-                         variants=lambda: _variants(S64), rows_unnormalised=True)
+        D.random_checked(attention_weights, S, None, lambda: D.assert_matches(got, ref.attention_weights(S64), what="A (M=None)",
+                         dtype=torch.float32, variants=lambda: _variants(S64), rows_unnormalised=True))
     except Misconception as m:   # dim 1 of 4-D S: hard-coded dim=1, the implicit dim (a 3-D call tells), or dim -3
         if m.key == "softmax_wrong_dim" and D.implicit_dim_shown(attention_weights, S, got):
             raise Misconception("softmax_implicit_dim", "A (M=None) is normalised over dim 1 of this 4-D S and "

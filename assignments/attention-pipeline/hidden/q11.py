@@ -88,7 +88,7 @@ def test_max_rank_S(max_rank_S, submission=None, rank_S_lesson=None):
     arithmetic = size_arithmetic(T_Q11, D_K_Q11)
     if got in arithmetic:
         raise Misconception("rank_from_size_arithmetic", f"max_rank_S is {got}, {arithmetic[got]}: "
-                            + describe("rank_from_size_arithmetic"))
+                            + describe("rank_from_size_arithmetic") + D.rank_minus_one_said(got, T_Q11, D_K_Q11))
     lesson_d_k = ref.lesson_qk()[0].shape[-1]
     if got == lesson_d_k and got != ref.max_rank_S:   # 4: the bound of the lesson's head, not of this one
         raise Misconception("bound_from_lesson_head", f"max_rank_S is {got}, the lesson's d_k (its bound "

@@ -548,6 +548,19 @@ def fixed_size_said(fn, pair, Q, K, V, d_k) -> None:
                                 f"from the input: use {fix}. " + describe("size_fixed_from_example"))
 
 
+def first_row_skipped_variants(Q, K, V, d_k) -> dict:
+    """query_loop_from_one (naming76, blind77 q1_query_loop_from_one_as_in_the_sum_index): the right weights and
+    output with query row 0 left at zero (a loop over the queries from 1, as the formula's i = 1..T_q), the other rows
+    right. Only with 2 or more queries (one query would leave everything 0)."""
+    if Q.dim() < 2 or Q.shape[-2] < 2:
+        return {}
+    out, w = ref.attention(Q, K, V, d_k)
+    out, w = out.clone(), w.clone()
+    out[..., 0, :] = 0
+    w[..., 0, :] = 0
+    return {"query_loop_from_one": (out, w)}
+
+
 def pair_evidence(pair, Q, K, V, d_k, fn=None):
     """(key, (output, weights), message) of the one mistake both results of the same call match: a known
     mistake (reference.pair_variants), else a scale constant fitted to the weights (softmax(Q K^T / c)
@@ -569,7 +582,8 @@ def pair_evidence(pair, Q, K, V, d_k, fn=None):
                        **reshaped_keys_variants(Q64, K64, V64, d_k, right),
                        **padding_mask_variants(Q64, K64, V64, d_k), **tiled_totals_variants(Q64, K64, V64, d_k),
                        **clipped_rows_variants(Q64, K64, V64, d_k), **rewrite_pair_variants(Q64, K64, V64, d_k),
-                       **rounded_division_variants(Q64, K64, V64, d_k)}.items():
+                       **rounded_division_variants(Q64, K64, V64, d_k),
+                       **first_row_skipped_variants(Q64, K64, V64, d_k)}.items():
         if all(same(p, w) for p, w in zip(pair, wrong)):
             hits.setdefault(key.split("/")[0], (key, wrong))
     if "causal_mask_added" in hits and Q.shape[-2] == 1:
@@ -615,6 +629,9 @@ def pair_evidence(pair, Q, K, V, d_k, fn=None):
             if abs(c * math.log(base) / math.sqrt(d_k) - 1) < 1e-6:
                 return "exp_other_base", wrong, (f"{describe('exp_other_base')} (here base {said}: the weights are "
                                                  f"those of the scores times ln {said} = {math.log(base):.4g})")
+        rounded = low_precision_scale_said(c, d_k)   # naming76: the scale kept in bfloat16 / float16
+        if rounded:
+            return "scale_rounded_low_precision", wrong, rounded
         # a scale = d_k ** 1/2 is d_k / 2 (not catalogued: with d_k = 16 it is 8, a d_k of 64 written out): said
         # only where a second call at another d_k divides by its d_k / 2 too (naming40, blind39's d_k = 64)
         hint = ""
@@ -956,6 +973,26 @@ SIZE_SCALES = ("scale_by_T", "scale_by_T_queries", "scale_by_d_v")
 _SIZE_PROBE_SHAPES = {"T_q": 3, "T_k": 7, "d_k": 5, "d_v": 6}
 
 
+def low_precision_scale_said(c: float, d_k) -> str:
+    """scale_rounded_low_precision (naming76, blind76 q1_scale_buffer_registered_in_bfloat16): the fitted divisor c
+    is, to 1e-6 relative, sqrt(d_k) or 1 / (d_k ** -0.5) rounded to bfloat16 or float16, and not sqrt(d_k) itself
+    (sqrt(d_k) a power of 2 rounds exactly). The message, or "" where c is not such a rounding."""
+    try:
+        exact = math.sqrt(d_k)
+    except (TypeError, ValueError):
+        return ""
+    if abs(c / exact - 1) < 1e-6:
+        return ""
+    for dtype, name in ((torch.bfloat16, "bfloat16"), (torch.float16, "float16")):
+        for form, kept in (("1/sqrt(d_k)", 1 / torch.tensor(d_k ** -0.5, dtype=dtype).item()),
+                           ("sqrt(d_k)", torch.tensor(exact, dtype=dtype).item())):
+            if abs(c / kept - 1) < 1e-6:
+                return (f"dividing the scores by c = {c:.6g} where sqrt(d_k) = {exact:.6g}: that c is {form} rounded "
+                        f"to {name} ({(1 / kept if form[0] == '1' else kept):.6g}); "
+                        + describe("scale_rounded_low_precision"))
+    return ""
+
+
 def confirm_size_scale(fn, key, said):
     """Keep a SIZE_SCALES name only where the student's weights on a probe whose sizes all differ (T_q 3, T_k 7,
     d_k 5, d_v 6) are that mistake's there too; where they are a softmax of the scores over one constant instead,
@@ -985,6 +1022,48 @@ def confirm_size_scale(fn, key, said):
                                 "sizes (a second call with T_q 3, T_k 7, d_k 5, d_v 6 divides by it too): "
                                 + describe("wrong_scale_constant"))
     raise AssertionError(f"{said} (it matches a scale by one of the input's sizes on this input only)")
+
+
+def _default_bias_linear(submission) -> bool:
+    """True where multi_head_attention (or anything it calls) builds nn.Linear layers, touches no `.bias` and uses
+    no dropout, and every Linear(...) call in the notebook's cells leaves `bias` at its default (no bias= keyword, or
+    bias=True). Bounded: cells under 20,000 characters, at most 20,000 nodes each."""
+    import ast
+    import itertools
+    from autograder.grading.source_checks import SourceUnreadable, cells_of, function_uses_attribute
+    try:
+        cells = cells_of(submission)
+        if not function_uses_attribute(cells, "multi_head_attention", "Linear") or function_uses_attribute(
+                cells, "multi_head_attention", ("bias", "dropout", "Dropout", "dropout_", "bernoulli", "rand")):
+            return False
+    except SourceUnreadable:
+        return False
+    built = 0
+    for cell in cells[:200]:
+        tree = _parsed(cell) if len(cell) <= 20_000 and "Linear" in cell else None
+        for n in itertools.islice(ast.walk(tree), 20_000) if tree is not None else ():
+            if isinstance(n, ast.Call) and (getattr(n.func, "attr", None) == "Linear"
+                                            or isinstance(n.func, ast.Name) and n.func.id == "Linear"):
+                bias = next((k.value for k in n.keywords if k.arg == "bias" or k.arg is None), None)
+                if bias is not None and not (isinstance(bias, ast.Constant) and bias.value is True) \
+                        or len(n.args) > 2:
+                    return False
+                built += 1
+    return built > 0
+
+
+def nondeterministic_said(submission, fn, args, got, what: str) -> None:
+    """raise_if_nondeterministic, told as mha_linear_default_bias (naming76, blind76
+    q8_linear_layers_loaded_but_default_bias_kept) where the source builds nn.Linear layers with their default
+    bias=True and nothing else random (_default_bias_linear): the layers' random biases are what differs per call."""
+    try:
+        raise_if_nondeterministic(fn, args, {}, got, what)
+    except Misconception as m:
+        if m.key != "nondeterministic" or submission is None or not _default_bias_linear(submission):
+            raise
+        raise Misconception("mha_linear_default_bias", f"{what} gives different outputs for the same input, and "
+                            "multi_head_attention builds nn.Linear layers without bias=False: "
+                            + describe("mha_linear_default_bias")) from None
 
 
 def new_layers_from_source(submission, said):
@@ -1296,7 +1375,10 @@ def _constant(node, depth=0):
     if depth > 16:
         return None
     if isinstance(node, ast.Constant) and type(node.value) in (int, float):
-        return float(node.value)
+        # a literal past a float's range is no scale: float() of a 400-digit int raised OverflowError (red-team round
+        # 138: `d_k ** 1000...0` in dead code of attention, and q1's multiply_by_sqrt_dk tests said "a whole number
+        # too large" in the answer instead of reciprocal_scale_divided), as sdpa's _number learnt in round 130
+        return float(node.value) if abs(node.value) < 1e300 else None
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
         v = _constant(node.operand, depth + 1)
         return None if v is None else (-v if isinstance(node.op, ast.USub) else v)
@@ -4162,10 +4244,60 @@ def raise_if_dtype_or_shape_assert(fn, line: str, right_on, Q, K, V) -> None:
                             + describe("own_assert_same_shape")) from None
 
 
-def raise_if_averaged(v, seed, d_k, n, scaled) -> None:
+_DRAWS = frozenset({"randn", "normal", "randn_like", "normal_"})
+
+
+def _scaled_draw(submission) -> str | None:
+    """The line (quoted, cut) where dot_product_variance scales its normal draws by a factor: `q = torch.randn(...)
+    * s` or `/ s`, `q = q * s` / `q *= s` for a name bound to a draw, or torch.normal with a std that is not the
+    literal 1. None otherwise (bounded: one parsed def, at most 3000 nodes)."""
+    import ast
+    import itertools
+    try:
+        func = _function_of(submission, "dot_product_variance")
+    except Exception:  # noqa: BLE001 - an unread source is no evidence
+        return None
+    if func is None:
+        return None
+    nodes = list(itertools.islice(ast.walk(func), 3000))
+
+    def is_draw(x) -> bool:
+        return isinstance(x, ast.Call) and (isinstance(x.func, ast.Attribute) and x.func.attr in _DRAWS
+                                            or isinstance(x.func, ast.Name) and x.func.id in _DRAWS)
+    drawn = {t.id for n in nodes if isinstance(n, ast.Assign) and is_draw(n.value) for t in n.targets
+             if isinstance(t, ast.Name)}
+
+    def draw_or_drawn(x) -> bool:
+        return is_draw(x) or isinstance(x, ast.Name) and x.id in drawn
+
+    def holds_draw(x) -> bool:
+        return any(draw_or_drawn(y) for y in itertools.islice(ast.walk(x), 400))
+
+    def line(n) -> str:
+        return " ".join(unparse(n).split())[:80]
+    for n in nodes:
+        if isinstance(n, ast.Call) and is_draw(n) and getattr(n.func, "attr", getattr(n.func, "id", "")) == "normal":
+            std = n.args[1] if len(n.args) > 1 else next((k.value for k in n.keywords if k.arg == "std"), None)
+            if std is not None and not (isinstance(std, ast.Constant) and std.value in (1, 1.0)):
+                return line(n)
+        if isinstance(n, ast.Assign) and isinstance(n.value, ast.BinOp) and isinstance(n.value.op, (ast.Mult, ast.Div)):
+            a, b = n.value.left, n.value.right
+            if draw_or_drawn(a) and not holds_draw(b) or isinstance(n.value.op, ast.Mult) and draw_or_drawn(b) \
+                    and not holds_draw(a):
+                if is_draw(a) or is_draw(b) or any(isinstance(t, ast.Name) and t.id in drawn for t in n.targets):
+                    return line(n)
+        if isinstance(n, ast.AugAssign) and isinstance(n.op, (ast.Mult, ast.Div)) and isinstance(n.target, ast.Name) \
+                and n.target.id in drawn and not holds_draw(n.value):
+            return line(n)
+    return None
+
+
+def raise_if_averaged(v, seed, d_k, n, scaled, submission=None) -> None:
     """dot_averaged_not_summed: the result is, to rounding, the right variance of the same generator's draws
     divided by d_k^2 (each dot product a mean over the d_k features, a factor 1/d_k), and not the right one.
-    variance_moments_swapped: minus the same draws' variance over n (E[X]^2 - E[X^2])."""
+    variance_moments_swapped: minus the same draws' variance over n (E[X]^2 - E[X^2]).
+    draws_scaled_like_init (naming76, blind76 q2_draws_initialised_like_nn_linear_std_inverse_root): the same numbers
+    where the source scales the draws (std 1/sqrt(d_k) each: the products 1/d_k, as a mean gives), said from it."""
     right, _ = _all_pairs_values(d_k, n, seed, pairs=False)
     if scaled:
         right = [r / d_k for r in right]
@@ -4175,6 +4307,12 @@ def raise_if_averaged(v, seed, d_k, n, scaled) -> None:
                             "(E[X]^2 - E[X^2], over n samples): " + describe("variance_moments_swapped"))
     if _replays(v, right) or not _replays(v, [r / d_k ** 2 for r in right]):
         return
+    drawn = _scaled_draw(submission) if submission is not None else None
+    if drawn is not None:
+        raise Misconception("draws_scaled_like_init", f"for d_k = {d_k}{' with scaled=True' if scaled else ''} the "
+                            f"result is the variance of standard-normal draws' dot products divided by d_k^2 = "
+                            f"{d_k ** 2}, and your dot_product_variance scales its draws (`{ascii(drawn)[1:-1]}`): "
+                            "std 1/sqrt(d_k) on q and on k gives exactly that: " + describe("draws_scaled_like_init"))
     raise Misconception("dot_averaged_not_summed", f"for d_k = {d_k}{' with scaled=True' if scaled else ''} the result "
                         f"is the variance of the same generator's dot products divided by d_k^2 = {d_k ** 2}: "
                         + describe("dot_averaged_not_summed"))
@@ -6544,12 +6682,22 @@ def _word_constants(tree) -> dict[str, str]:
     return {name: values[0] for name, values in seen.items() if len(values) == 1 and values[0] is not None}
 
 
-def _condition_value(node, text_of, words) -> bool:
+def _condition_value(node, text_of, words, steps=None) -> bool:
     """The search condition `node` for one option: text_of(expression) is the option's text for the expressions
-    that stand for it (None for any other); `words` the names bound to a word. Raises _Unread."""
+    that stand for it (None for any other); `words` the names bound to a word. Raises _Unread, also past `steps`
+    (a one-item list the caller may share between readings; 20,000 alone). Red-team round 138: `any(any(... "" in v
+    for w1 in [10 words]) ... for w8 in [10 words])` is true at once for Python, which stops, and was 10^8 readings
+    here: q5 said the grader's checks "spent over 30 s of CPU" where one `any` is answer_by_keyword_search."""
     import ast
+    steps = [20_000] if steps is None else steps
+
+    def step() -> None:
+        steps[0] -= 1
+        if steps[0] < 0:
+            raise _Unread
 
     def text(n):
+        step()
         if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in _FOLDS and not n.args:
             return getattr(text(n.func.value), n.func.attr)()
         if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "str" and len(n.args) == 1:
@@ -6560,6 +6708,7 @@ def _condition_value(node, text_of, words) -> bool:
         return got
 
     def word(n, bound):
+        step()
         if isinstance(n, ast.Constant) and isinstance(n.value, str):
             return n.value
         if isinstance(n, ast.Name) and n.id in bound:
@@ -6571,6 +6720,7 @@ def _condition_value(node, text_of, words) -> bool:
         raise _Unread
 
     def number(n, bound):
+        step()
         if isinstance(n, ast.Constant) and type(n.value) is int:
             return n.value
         if isinstance(n, ast.UnaryOp) and isinstance(n.op, ast.USub):
@@ -6582,6 +6732,7 @@ def _condition_value(node, text_of, words) -> bool:
         raise _Unread
 
     def value(n, bound) -> bool:
+        step()
         if isinstance(n, ast.BoolOp):
             parts = [value(v, bound) for v in n.values]
             return all(parts) if isinstance(n.op, ast.And) else any(parts)
@@ -6679,6 +6830,7 @@ def keyword_search_hits(cell: str, question: str, options_found) -> tuple[list[s
     if not answers or all(isinstance(a.value, ast.Constant) for a in answers):
         return None
     words = _word_constants(tree)
+    steps = [100_000]       # for every search and options literal together (rt138: each pair was its own budget)
     for target, iterable, condition in _searches(tree, question):
         searched = sorted({n.value for n in ast.walk(condition) if isinstance(n, ast.Constant) and isinstance(
             n.value, str)} | {words[n.id] for n in ast.walk(condition) if isinstance(n, ast.Name) and n.id in words})
@@ -6689,7 +6841,7 @@ def keyword_search_hits(cell: str, question: str, options_found) -> tuple[list[s
             try:
                 hits = [letter for letter, texts in rows if _condition_value(
                     condition, lambda n, texts=texts: texts.get(n.id if isinstance(n, ast.Name) else ast.dump(n)),
-                    words)]
+                    words, steps)]
             except (_Unread, TypeError, AttributeError, ValueError, RecursionError, MemoryError):
                 continue   # a condition nested past the stack (`if not not ... "variance" in v`, 990: rt137) is unread
             return [h.strip().upper() for h in hits], searched
@@ -10420,14 +10572,21 @@ def raise_if_result_accumulated(fn, Q, K, V, d_k, what) -> None:
                         + describe("output_accumulated_across_calls"))
 
 
-def stale_input_variants(earlier, W_Q, W_K, W_V, W_O, n_heads) -> dict:
+def stale_input_variants(earlier, W_Q, W_K, W_V, W_O, n_heads, X=None, kept=None) -> dict:
     """results_cached_by_shape (naming71, blind71 q8_projections_cached_by_input_shape): q8 calls multi_head_attention
     a second time on a new X of the shape of the call before (`earlier`, the same weights); the answer the earlier X
-    gives, returned for the new one, is what a cache keyed on the shape (not the values) returns. {} without one."""
-    if earlier is None:
-        return {}
-    W64 = [w.double() for w in (W_Q, W_K, W_V, W_O)]
-    return {"results_cached_by_shape": ref.multi_head_attention(earlier.double(), *W64, n_heads)}
+    gives, returned for the new one, is what a cache keyed on the shape (not the values) returns. {} without one.
+    naming76 (blind76 q8_projection_module_cached_by_width_keeps_first_weights): new weights of the width of the call
+    before (`kept`, that call's weights): this X projected with the kept weights is what a cache of the weights keyed
+    on d_model returns."""
+    found = {}
+    if earlier is not None:
+        W64 = [w.double() for w in (W_Q, W_K, W_V, W_O)]
+        found["results_cached_by_shape"] = ref.multi_head_attention(earlier.double(), *W64, n_heads)
+    if X is not None and kept is not None and all(k.shape == w.shape for k, w in zip(kept, (W_Q, W_K, W_V, W_O))):
+        found["results_cached_by_shape/weights"] = ref.multi_head_attention(X.double(), *[k.double() for k in kept],
+                                                                            n_heads)
+    return found
 
 
 def _int_literals(submission, name: str, limit: int = 8) -> list[int]:
@@ -10528,6 +10687,64 @@ def _filled_default(submission, name: str, reads: int = 3) -> tuple[str, str] | 
     return None
 
 
+def _state_kept_between_calls(submission, name: str) -> tuple[str, str] | None:
+    """(where, line) where the cell holding the notebook's last top-level `def name` stores a value at run time in
+    state that outlives a call: inside a def, an assignment to `C.attr` with C a class defined at the cell's top level
+    (a class attribute), to a name the def declares `global`, or to `self.attr` under an `if` that tests that same
+    attribute against None (`if self.scale is None:`, filled once), the value stored read from that def's parameters
+    (a call counter's `+= 1` is no such value). None otherwise (bounded: a cell under 20,000
+    characters, at most 5000 nodes)."""
+    import ast
+    import itertools
+    from autograder.grading.source_checks import cells_of
+    if submission is None:
+        return None
+    try:
+        cells = cells_of(submission)
+    except Exception:  # noqa: BLE001 - an unread source is no evidence
+        return None
+    tree = None
+    for cell in reversed(cells):
+        if len(cell) > 20_000 or f"def {name}" not in cell:
+            continue
+        parsed = _parsed(cell)
+        if parsed is not None and any(isinstance(n, ast.FunctionDef) and n.name == name for n in parsed.body):
+            tree = parsed
+            break
+    if tree is None:
+        return None
+    classes = {n.name for n in tree.body if isinstance(n, ast.ClassDef)}
+
+    def line(n) -> str:
+        return " ".join(unparse(n).split())[:80]
+
+    def tested_none(test, attr: str) -> bool:
+        return isinstance(test, ast.Compare) and isinstance(test.left, ast.Attribute) and test.left.attr == attr \
+            and isinstance(test.left.value, ast.Name) and test.left.value.id == "self" \
+            and any(isinstance(c, ast.Constant) and c.value is None for c in test.comparators)
+    for func in [n for n in itertools.islice(ast.walk(tree), 5000) if isinstance(n, ast.FunctionDef)]:
+        declared = {g for n in itertools.islice(ast.walk(func), 3000) if isinstance(n, ast.Global) for g in n.names}
+        params = {a.arg for a in func.args.posonlyargs + func.args.args + func.args.kwonlyargs} - {"self", "cls"}
+
+        def reads_param(value, params=params) -> bool:   # from this call's arguments (a counter's += 1 is not)
+            return any(isinstance(x, ast.Name) and x.id in params for x in itertools.islice(ast.walk(value), 400))
+        for n in itertools.islice(ast.walk(func), 3000):
+            if isinstance(n, ast.If):
+                for stmt in n.body:
+                    for t in stmt.targets if isinstance(stmt, ast.Assign) else []:
+                        if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self" \
+                                and tested_none(n.test, t.attr) and reads_param(stmt.value):
+                            return f"the attribute `self.{t.attr}` (filled once, when it is None)", line(stmt)
+            if not isinstance(n, (ast.Assign, ast.AugAssign)) or not reads_param(n.value):
+                continue
+            for t in n.targets if isinstance(n, ast.Assign) else [n.target]:
+                if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id in classes:
+                    return f"the class attribute `{t.value.id}.{t.attr}`", line(n)
+                if isinstance(t, ast.Name) and t.id in declared:
+                    return f"the module-level (global) name `{t.id}`", line(n)
+    return None
+
+
 def scale_kept_in_default(submission, m: Misconception, name: str) -> Misconception:
     """wrong_scale_constant said with its cause (naming71, blind71 q1_scale_cached_in_default_argument_from_first_d_k):
     the weights replay a constant scale (m's evidence) and the source keeps a value in a mutable default argument that
@@ -10535,7 +10752,15 @@ def scale_kept_in_default(submission, m: Misconception, name: str) -> Misconcept
     mha_scale_kept_across_calls; `m` unchanged otherwise."""
     found = _filled_default(submission, name)
     if found is None:
-        return m
+        kept = _state_kept_between_calls(submission, name)   # naming76: a class attribute, global or guarded self.x
+        if kept is None:
+            return m
+        said, _, shrunk = str(m).replace(describe("wrong_scale_constant"),
+                                         "scaling by a constant that does not follow this call's d_k").partition("\n")
+        return Misconception("mha_scale_kept_across_calls", f"{said}; the cell of your {name} stores a value in "
+                             f"{kept[0]} at run time (`{ascii(kept[1])[1:-1]}`), which outlives the call: what the "
+                             "first call stores there is what every later call reads: "
+                             + describe("mha_scale_kept_across_calls") + (f"\n{shrunk}" if shrunk else ""))
     said, _, shrunk = str(m).replace(describe("wrong_scale_constant"),
                                      "scaling by a constant that does not follow this call's d_k").partition("\n")
     return Misconception("mha_scale_kept_across_calls", f"{said}; your {name} fills the default argument `{found[0]}` "

@@ -1134,4 +1134,26 @@ MISCONCEPTIONS = {
     "upcast_never_cast_back": "converting the inputs to float64 (.double(), or .to(torch.float64), as NumPy computes) "
                               "and never casting the result back: torch keeps the input's dtype, so float32 in must "
                               "give float32 out; compute in the input's dtype, or cast back with .to(Q.dtype)",
+    # naming76: blind76's q1_scale_buffer_registered_in_bfloat16
+    "scale_rounded_low_precision": "keeping the scale 1/sqrt(d_k) (or sqrt(d_k)) in a low-precision dtype (a "
+                                   "bfloat16 or float16 tensor or buffer): it is rounded to about 3 significant "
+                                   "digits, so the scores are scaled by a slightly wrong factor (exact only when "
+                                   "sqrt(d_k) is a power of 2); keep the scale a Python float (math.sqrt(d_k)) or in "
+                                   "the scores' own dtype",
+    # naming76: blind76's q2_draws_initialised_like_nn_linear_std_inverse_root
+    "draws_scaled_like_init": "drawing q and k with a standard deviation other than 1 (such as 1/sqrt(d_k), a "
+                              "layer's fan-in initialisation) instead of standard normals N(0, 1): with std "
+                              "1/sqrt(d_k) each product q_i k_i has variance 1/d_k^2, so the variance of q.k comes "
+                              "out 1/d_k instead of d_k; draw torch.randn(..., generator=generator) as it is, "
+                              "unscaled",
+    # naming76: blind76's q8_linear_layers_loaded_but_default_bias_kept
+    "mha_linear_default_bias": "building nn.Linear layers for the projections with their default bias=True: each "
+                               "layer adds its own randomly initialised bias vector, so the output is off by random "
+                               "offsets (different on every call where the layers are new); pass bias=False, or "
+                               "multiply by the given weights directly (X @ W_Q)",
+    # naming76: blind77's q1_query_loop_from_one_as_in_the_sum_index
+    "query_loop_from_one": "starting the loop over the queries at 1 (the formula's index i = 1, ..., T_q carried "
+                           "into range(1, T_q)): Python counts from 0, so row 0 of the weights is never computed "
+                           "(it stays 0 and does not sum to 1) and the first output row is 0; loop over "
+                           "range(T_q), or compute all rows at once (Q @ K.T)",
 }

@@ -152,7 +152,7 @@ def test_unscaled_variance_is_d_k(dot_product_variance, rng, submission=None):
             _raise_replayed(submission, d_k, seed, False, v)
             D.raise_if_polarisation_misdivided(v, d_k, N, seed, False, submission)
             D.raise_if_precedence(v, d_k, N, seed, False)
-            D.raise_if_averaged(v, seed, d_k, N, False)
+            D.raise_if_averaged(v, seed, d_k, N, False, submission)
             if _near(v, math.sqrt(d_k)):
                 raise Misconception("variance_returned_std", f"the result is wrong: it matches {describe('variance_returned_std')}")
             if _near(v, 2.0 * d_k):   # q.q (keys_are_queries) or 2 d_k-term dots: named above only by a replay
@@ -185,7 +185,7 @@ def test_scaled_variance_is_one(dot_product_variance, rng, submission=None):
             _raise_replayed(submission, d_k, seed, True, v)
             D.raise_if_polarisation_misdivided(v, d_k, N, seed, True, submission)
             D.raise_if_precedence(v, d_k, N, seed, True)
-            D.raise_if_averaged(v, seed, d_k, N, True)
+            D.raise_if_averaged(v, seed, d_k, N, True, submission)
             # the unscaled estimate of the same function tells mistakes apart that give the same
             # scaled number (1/d_k: dividing by d_k, or the variance of the products scaled)
             plain, _ = _estimate(dot_product_variance, d_k, rng)

@@ -15,7 +15,6 @@ from autograder.grading.checks import (
     describe,
     is_stub,
     matching_variants,
-    raise_if_nondeterministic,
     randn,
     register_misconceptions,
     tuple_as_tensor,
@@ -49,7 +48,7 @@ def _inputs(rng, T, d_model, dtype):
     return X, Ws
 
 
-def _check(fn, attention, X, Ws, n_heads, expected=None, submission=None, earlier=None):
+def _check(fn, attention, X, Ws, n_heads, expected=None, submission=None, earlier=None, kept=None):
     """multi_head_attention may call the student's attention: an answer that is wrong only through it
     (it equals the reference's multi-head attention with their attention for each head) is charged by
     q1, not here."""
@@ -63,7 +62,7 @@ def _check(fn, attention, X, Ws, n_heads, expected=None, submission=None, earlie
                 **D.kept_scale_variants(submission, X64, *W64, n_heads),
                 **D.dot_t_split_variants(submission, X64, *W64, n_heads),
                 **D.split_points_variants(submission, X64, *W64, n_heads),
-                **D.stale_input_variants(earlier, *Ws, n_heads),   # naming71: a cache keyed on X's shape
+                **D.stale_input_variants(earlier, *Ws, n_heads, X, kept),   # naming71/76: a cache keyed on a shape
                 **D.row_chunk_variants(submission, X64, *W64, n_heads)}
 
     def check(got):
@@ -90,7 +89,7 @@ def _check(fn, attention, X, Ws, n_heads, expected=None, submission=None, earlie
             if layers is not None:   # fresh layers each call differ per call too: their cause comes first
                 raise layers from None
             if firsts and got is firsts[0]:   # the student's own answer: a second call on the same inputs
-                raise_if_nondeterministic(fn, (X, *Ws, n_heads), {}, got, "multi_head_attention(...)")
+                D.nondeterministic_said(submission, fn, (X, *Ws, n_heads), got, "multi_head_attention(...)")
             D.raise_if_residual(got, X, Ws, expected)
             D.raise_if_layer_norm(got, X, expected)
             factor = D.output_factor(got, X, expected, n_heads)
@@ -245,6 +244,6 @@ def test_float32_eight_heads(multi_head_attention, attention, device, rng, submi
     _check(multi_head_attention, attention, X, Ws, 2, submission=submission)
     X2 = torch.randn(5, 24, generator=torch.Generator().manual_seed(71))   # a new X of that shape: nothing kept (naming71)
     _check(multi_head_attention, attention, X2, Ws, 2, submission=submission, earlier=X)
-    X, Ws = _inputs(rng, 1, 24, torch.float32)     # one token (T = 1): X is (T, d_model) for any T (naming66),
+    kept, (X, Ws) = Ws, _inputs(rng, 1, 24, torch.float32)     # one token (T = 1): X is (T, d_model) for any T (naming66),
     if not _attention_wrong(attention, *_inputs(rng, 8, 24, torch.float32), 2):   # where q1's attention is right
-        _check(multi_head_attention, attention, X, Ws, 2, submission=submission)
+        _check(multi_head_attention, attention, X, Ws, 2, submission=submission, kept=kept)   # new weights, same width (naming76)

@@ -210,17 +210,22 @@ def blames_softmax_for_zero_fill(test):
     parameter, consulted only after such a failure."""
     sig = inspect.signature(test)
     params = list(sig.parameters.values())
-    # a test that takes stable_softmax itself (q6's weights3_causal, naming21) gets it passed on
+    # a test that takes stable_softmax itself (q6's weights3_causal, naming21) gets it passed on; so does one that
+    # takes the submission (naming round 76: the wrapper reads the source after a named failure, name_module_habits)
     passes = "stable_softmax" in sig.parameters
-    params = [p for p in params if p.name != "stable_softmax"]
+    takes_submission = "submission" in sig.parameters
+    params = [p for p in params if p.name not in ("stable_softmax", "submission")]
     extra = inspect.Parameter("stable_softmax", inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None)
+    source = inspect.Parameter("submission", inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None)
 
     @functools.wraps(test)
-    def wrapped(*args, stable_softmax=None, **kwargs):
+    def wrapped(*args, stable_softmax=None, submission=None, **kwargs):
         token = STUDENT_SOFTMAX.set(stable_softmax)   # judge's replay of a generic failure (naming25)
         try:
-            return test(*args, **kwargs, **({"stable_softmax": stable_softmax} if passes else {}))
+            return test(*args, **kwargs, **({"stable_softmax": stable_softmax} if passes else {}),
+                        **({"submission": submission} if takes_submission else {}))
         except Misconception as named:
+            name_module_habits(named, submission)      # naming round 76: nn.Linear's bias, a training-mode gate
             if named.key.split("/")[0] != "mask_fills_zero" or not softmax_turns_inf_finite(stable_softmax):
                 raise
             where = str(named).split(": it matches")[0]
@@ -231,7 +236,7 @@ def blames_softmax_for_zero_fill(test):
         finally:
             STUDENT_SOFTMAX.reset(token)
 
-    wrapped.__signature__ = sig.replace(parameters=[*params, extra])  # type: ignore[attr-defined]
+    wrapped.__signature__ = sig.replace(parameters=[*params, extra, source])  # type: ignore[attr-defined]
     return wrapped
 
 
@@ -2066,6 +2071,8 @@ def judge(fn, Q, K, V, mask, got, what, expected=None):
     except Misconception as named:
         if named.key == "scores_divided_by_own_std":
             name_layer_normed(got, Q, K, V, mask, what)
+            if not own_std_confirmed(fn, Q, K, V, mask, got):      # naming round 76 (blind77): sqrt(d_k - 1)
+                raise AssertionError(f"{what} is wrong") from None
         if named.key == "scale_by_batch_dim":      # round74: B x H = T_q, where Q[0, 0].numel() is T_q * d_k
             name_round74_output(fn, Q, K, V, mask, got, what.removesuffix(" is wrong"))
         raise
@@ -3151,9 +3158,11 @@ def _numbered_grid_mask(number, T_q, T_k):
     return (j <= i) & (number(i, j) != 0)
 
 
-def name_numbered_grid(fn, t, what):
+def name_numbered_grid(fn, t, what, submission=None):
     """numbered_grid_cast_to_bool: the mask `t` is the causal mask with the cells numbered 0 blocked (one of
-    NUMBERED_GRIDS), and second calls at several sizes, square and rectangular, give that same pattern each time."""
+    NUMBERED_GRIDS), and second calls at several sizes, square and rectangular, give that same pattern each time.
+    Naming round 76 (blind77 q4_j_le_i_rewritten_as_ratio_j_over_i_le_one_fails_at_query_zero): where causal_mask's
+    def compares a division (j / i <= 1), that pattern is the ratio's 0 / 0 and j / 0: mask_ratio_divides_by_zero."""
     if type(t) is not torch.Tensor or t.dtype != torch.bool or t.dim() != 2:
         return
     T_q, T_k = t.shape
@@ -3170,6 +3179,11 @@ def name_numbered_grid(fn, t, what):
             if type(again) is not torch.Tensor or tuple(again.shape) != size or not bool(((again != 0) == want).all()):
                 return
         sizes = ", ".join(f"({a}, {b})" for a, b in NUMBERED_GRID_SIZES[1:])
+        ratio = _mask_ratio_compared(submission)
+        if ratio is not None:
+            raise Misconception("mask_ratio_divides_by_zero", f"{what} also blocks {where.rsplit(', numbered', 1)[0]}, and is "
+                                f"otherwise the causal mask; so does causal_mask at sizes {sizes}: your `{ratio}` "
+                                "divides by a position that is 0 there: " + describe("mask_ratio_divides_by_zero"))
         raise Misconception("numbered_grid_cast_to_bool", f"{what} also blocks {where}, and is otherwise the causal "
                             f"mask; so does causal_mask at sizes {sizes}: " + describe("numbered_grid_cast_to_bool"))
 
@@ -3186,7 +3200,7 @@ def name_numbered_grid_trace(got, causal_mask, atol, submission=None):
     if type(m) is not torch.Tensor or tuple(m.shape) != (3, 3) or m.dtype != torch.bool:
         return
     try:
-        name_numbered_grid(causal_mask, m, "causal_mask(3)")
+        name_numbered_grid(causal_mask, m, "causal_mask(3)", submission)
         name_inplace_on_expanded_mask(m, "causal_mask(3)", submission)
         return
     except Misconception as named:
@@ -3384,6 +3398,8 @@ def unnormalised_cause(g, scores, dtype=torch.float64) -> str:
         e = torch.exp(s - torch.where(torch.isfinite(m), m, torch.zeros_like(m))) if shift == "max" else torch.exp(s)
         total = e.sum(-1, keepdim=True)
         replays[f"plus_one/{shift}"] = e / (1 + total)
+        if s.shape[-1] > 1:     # naming round 76 (blind77): the sum from index 1, sum_{i=1}^{n} typed as written
+            replays[f"from_one/{shift}"] = e / e[..., 1:].sum(-1, keepdim=True)
         if s.dim() == 2:
             replays[f"running/{shift}"] = torch.nan_to_num(e / total.cumsum(0))
     hits = {k.split("/")[0] for k in matching_variants(g.detach(), replays, dtype)}
@@ -3391,6 +3407,11 @@ def unnormalised_cause(g, scores, dtype=torch.float64) -> str:
         return ("each slice sums to S / (1 + S), S the sum of its exponentials: the denominator is 1 plus that sum (a "
                 "sum started at 1, or torch.ones_like(...) + exps.sum(...)), which counts the max's exp(0) = 1 twice; "
                 "start it at 0, or divide by exps.sum(dim, keepdim=True) alone")
+    if "from_one" in hits:
+        return ("each slice is divided by the sum of its exponentials from index 1 on (a slice such as "
+                "narrow(dim, 1, n - 1) or [1:], the formula's sum from i = 1 carried into code): Python counts from "
+                "0, so entry 0 is left out of the denominator and the slice sums to more than 1; divide by the "
+                "whole slice's sum, exps.sum(dim, keepdim=True)")
     if "running" in hits:
         return ("row i is divided by the running total of the exponentials of rows 0 to i: the total is not set back "
                 "to 0 for each query, so the later rows are divided by the earlier rows' sums too; reset it inside "
@@ -3686,9 +3707,10 @@ def name_nonfinite_softmax_replay(Q, K, V, mask, got, what):
                                 "scores")
 
 
-def assert_softmax(got, x, dim, what, variants, fn=None):
+def assert_softmax(got, x, dim, what, variants, fn=None, submission=None):
     """q3's comparison: a catalogued wrong softmax, then a missing division by the sum, then what differs. `fn`, the
-    notebook's softmax, for second calls (a floor on the exponentials, round41)."""
+    notebook's softmax, for second calls (a floor on the exponentials, round41); `submission`, for its source
+    (naming round 76: a softmax object built once and kept between calls)."""
     try:
         assert_matches(got, ref.stable_softmax(x, dim=dim), what=what, variants=variants)
     except Misconception as named:
@@ -3697,6 +3719,8 @@ def assert_softmax(got, x, dim, what, variants, fn=None):
             name_weight_epsilon(got, ref.stable_softmax(x, dim=dim), what)
         if named.key == "softmax_ignores_dim" and dim < 0 and fn is not None:
             name_negative_dim_past(fn, x, dim, what)      # round59: dim used, a negative one converted one too far
+        if named.key == "softmax_ignores_dim":
+            name_softmax_dim_kept(submission, what)       # naming round 76: built once, its first dim kept
         if named.key in ("fixed_axes", "softmax_wrong_dim", "softmax_over_batch_axis"):
             name_softmax_fixed_axis(fn, got, x, dim, what)    # round62: second calls show one hard-coded axis
         raise
@@ -6270,6 +6294,7 @@ def name_count_from_another_rule(got, name, submission, T, d_k):
     element_size() or .itemsize in the assignment that binds it (read with ast, never run): 4 alone could be
     cost_ratio's value, so the cell's own words are the evidence."""
     name_madds_flops_both_products(got, name, submission, T, d_k)      # round62: 4 T^2 d, both products' FLOPs
+    name_round76_count(got, name, submission, T, d_k)      # naming round 76: a layer's bias, a symmetric matrix
     if name == "score_madds" and got == T ** 3:
         raise Misconception("madds_n_cubed_rule", f"score_madds is {got:,} = T^3 = {T}^3: "
                             + describe("madds_n_cubed_rule"))
@@ -8022,6 +8047,7 @@ def name_divisor_model_width(got, submission) -> None:
     _name_divisor_from_value_width (round67)."""
     _name_divisor_from_value_width(got, submission)
     _name_divisor_fourth_root(got, submission)      # round70: 64 ** 0.25, the per-tensor factor of a split scale
+    name_init_assigns_local(got, submission)        # naming round 76: `d_k = d_k` in __init__, the class's 8 kept
     if abs(got - 512 ** 0.5) >= 1e-6:
         return
     trees = [(seg, n.value) for seg, tree in _cell_trees(submission, "scale_divisor") for n in ast.walk(tree)
@@ -8271,6 +8297,11 @@ def helper_slots_crossed(submission, answer: str) -> str:
     with the def's. "" otherwise. Parsed (bounded), never run."""
     try:
         trees = _cell_trees(submission, answer)
+        layout = _linear_weight_last_axis(trees, answer)     # naming round 76 (blind76): nn.Linear's (out, in)
+        if layout is not None:
+            return (f": `{layout}` reads an nn.Linear weight's last axis, but nn.Linear stores its weight as "
+                    "(out_features, in_features), so that axis is the layer's input width (d_k = 64 here); the "
+                    "output width is weight.shape[0] (or the layer's out_features)")
         calls = [c for _s, tree in trees for n in ast.walk(tree) if isinstance(n, ast.Assign)
                  and answer in _stored_names(n) for c in ast.walk(n.value)
                  if isinstance(c, ast.Call) and isinstance(c.func, ast.Name)][:8]
@@ -9779,3 +9810,274 @@ def name_triangle_threshold(submission, said) -> None:
     if line is not None:
         raise Misconception("triangle_compared_past_one", f"{said}: `{line}` compares a triangle of ones, whose entries "
                             "are only 0 and 1, with a threshold neither passes: " + describe("triangle_compared_past_one"))
+
+
+# --- naming round 76 (blind76: framework-style code, blind77: a mathematician's habits) -----------------------------
+
+_LAYER_WORDS = ("linear(", "bias", ".parameters(", "dense")
+_SYMMETRIC_WORDS = ("symmetr",)
+_CAUSAL_WORDS = ("causal", "mask", "tril", "triu", "future", "autoregress", "j <= i", "past")
+
+
+def _answer_text(submission, name: str) -> str:
+    """The lower-cased text (first 20,000 characters of each) of the cells that assign `name`; '' where none.
+    Student text: read, never run."""
+    cells = cells_of(submission) if submission is not None else []
+    return "\n".join(cells[i][:20000] for i in cells_assigning(cells, name)).lower()
+
+
+def name_round76_count(got, name, submission, T, d_k) -> None:
+    """q8, naming round 76. blind76 q8_score_madds_counted_as_nn_linear_parameters_times_tokens_bias_included:
+    score_madds = T^2 (d_k + 1), a Linear(d_k, T)'s weights and bias times T queries, with a layer (a Linear(...)
+    call, a bias, .parameters(), a dense layer) in its cell's text: madds_layer_bias_counted (without those words the number is said in
+    numbers, as before). blind77 q8_attn_entries_counted_as_the_independent_entries_of_a_symmetric_matrix: a count of
+    T (T + 1) / 2 (times d_k for score_madds) whose cell calls the matrix symmetric and says nothing of a mask or
+    causality: count_halved_symmetric, the belief, not causal_triangle_count."""
+    if name == "score_madds" and got == T * T * (d_k + 1):
+        text = _answer_text(submission, name)
+        if any(w in text for w in _LAYER_WORDS):
+            raise Misconception("madds_layer_bias_counted", f"score_madds is {got:,} = T x (T x d_k + T) = {T} x "
+                                f"({T} x {d_k} + {T}): a layer's weights and its bias per query, as your cell counts "
+                                "a linear layer's parameters: " + describe("madds_layer_bias_counted"))
+    triangle = T * (T + 1) // 2 * (d_k if name == "score_madds" else 1)
+    if name in ("attn_entries", "score_madds") and got == triangle:
+        text = _answer_text(submission, name)
+        if any(w in text for w in _SYMMETRIC_WORDS) and not any(w in text for w in _CAUSAL_WORDS):
+            raise Misconception("count_halved_symmetric", f"{name} is {got:,}, T (T + 1) / 2"
+                                + (" x d_k" if name == "score_madds" else "") + ", the independent entries of a "
+                                "symmetric T x T matrix, as your cell calls it; Q K^T is not symmetric (q_i . k_j "
+                                "is not q_j . k_i), so all T x T = " + f"{T * T:,} entries are there: "
+                                + describe("count_halved_symmetric"))
+
+
+def _mask_ratio_compared(submission) -> str | None:
+    """The first comparison (<, <=, >, >=) in causal_mask's def with a true division (a / b) on one side, as written
+    (cut to 80 characters); None where none. One bounded walk of the def. Student text: parsed, never run."""
+    import itertools
+    for node in _last_defs(submission, "causal_mask") if submission is not None else []:
+        for n in itertools.islice(ast.walk(node), 4000):
+            if not (isinstance(n, ast.Compare) and len(n.ops) == 1
+                    and isinstance(n.ops[0], (ast.Lt, ast.LtE, ast.Gt, ast.GtE))):
+                continue
+            sides = (n.left, n.comparators[0])
+            if any(isinstance(b, ast.BinOp) and isinstance(b.op, ast.Div) for side in sides
+                   for b in itertools.islice(ast.walk(side), 200)):
+                return unparse(n)[:80]
+    return None
+
+
+def own_std_confirmed(fn, Q, K, V, mask, got) -> bool:
+    """Naming round 76 (blind77 q5_scale_uses_d_k_minus_one_degrees_of_freedom): in half precision a constant scale
+    near sqrt(d_k) (sqrt(d_k - 1)) matches S / S.std() too, since random scores' spread is about sqrt(d_k). Dividing
+    by the scores' own spread does not change when Q is multiplied by 3, a constant scale does: a second call in
+    float64 with 3 Q that matches none of the own-spread forms withdraws scores_divided_by_own_std (the failure is
+    then said plainly, and a one-line fix found by the engine). Float32 and float64 outputs keep the key unchecked;
+    a second call that crashes or gives no tensor of the right shape withdraws nothing."""
+    if type(got) is not torch.Tensor or got.dtype not in (torch.float16, torch.bfloat16):
+        return True
+    Q2, K2, V2 = (t.detach().double() for t in (Q, K, V))
+    Q2 = 3.0 * Q2
+    try:
+        again = fn(Q2, K2, V2, mask)
+    except Exception:  # noqa: BLE001 - a crash here proves nothing
+        return True
+    if type(again) is not torch.Tensor or again.dtype != torch.float64 or again.shape != Q2.shape[:-1] + V2.shape[-1:]:
+        return True
+    forms = {k: f(Q2, K2, V2, mask) for k, f in VARIANT_FUNCTIONS.items() if k.startswith("scores_divided_by_own_std/")}
+    forms = {k: v for k, v in forms.items() if isinstance(v, torch.Tensor) and v.shape == again.shape}
+    return bool(matching_variants(again.detach(), forms, torch.float64))
+
+
+def _init_local_shadowing(tree) -> str | None:
+    """`name = ...` in a class's __init__ where `name` is one of __init__'s parameters and the class body binds
+    `name` too, with no `self.name = ...` in __init__: the value goes to a local, the class attribute stays. The
+    assignment as written (cut to 60 characters); None where none. Bounded walks."""
+    import itertools
+    for cls in itertools.islice(ast.walk(tree), 20000):
+        if not isinstance(cls, ast.ClassDef):
+            continue
+        attrs = {t.id for n in cls.body if isinstance(n, (ast.Assign, ast.AnnAssign))
+                 for t in (n.targets if isinstance(n, ast.Assign) else [n.target]) if isinstance(t, ast.Name)}
+        for init in cls.body:
+            if not (isinstance(init, ast.FunctionDef) and init.name == "__init__"):
+                continue
+            params = {a.arg for a in init.args.args[1:] + init.args.kwonlyargs}
+            nodes = list(itertools.islice(ast.walk(init), 4000))
+            on_self = {t.attr for n in nodes if isinstance(n, (ast.Assign, ast.AnnAssign))
+                       for t in (n.targets if isinstance(n, ast.Assign) else [n.target])
+                       if isinstance(t, ast.Attribute)}
+            for n in nodes:
+                if (isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)
+                        and n.targets[0].id in params & attrs and n.targets[0].id not in on_self):
+                    return unparse(n)[:60]
+    return None
+
+
+def name_init_assigns_local(got, submission) -> None:
+    """q2, naming round 76 (blind76 q2_config_init_assigns_a_local_so_the_class_default_d_k_of_8_stays):
+    scale_divisor = sqrt(8), the example's d_k, where a cell that assigns scale_divisor defines a class whose
+    __init__ assigns one of its parameters to a bare name the class body also binds (`d_k = d_k`, not
+    `self.d_k = d_k`): every instance reads the class attribute: init_assigns_local. Student text: parsed, never run."""
+    if submission is None or abs(got - 8 ** 0.5) >= 1e-6:
+        return
+    for _source, tree in answer_cell_trees(submission, "scale_divisor"):
+        line = _init_local_shadowing(tree)
+        if line is not None:
+            raise Misconception("init_assigns_local", f"scale_divisor is {got:.4g} = sqrt(8), the example's d_k: "
+                                f"your __init__'s `{line}` binds a local, so every instance reads the class "
+                                "attribute: " + describe("init_assigns_local"))
+
+
+def _linear_weight_last_axis(trees, answer: str) -> str | None:
+    """Naming round 76 (blind76 q1_value_width_read_off_nn_linear_weight_as_if_stored_in_by_out): in the value
+    assigned to `answer`, a read of a `.weight`'s last axis (x.weight.shape[-1] or [1], x.weight.size(-1) or (1)),
+    as written (cut to 60 characters); None where none. Bounded walks. Student text: parsed, never run."""
+    import itertools
+
+    def last_axis(node) -> bool:
+        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) and node.value.attr == "shape":
+            base, index = node.value.value, node.slice
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "size"
+              and len(node.args) == 1):
+            base, index = node.func.value, node.args[0]
+        else:
+            return False
+        return isinstance(base, ast.Attribute) and base.attr == "weight" and _number(index) in (-1.0, 1.0)
+
+    for _seg, tree in trees:
+        for n in itertools.islice(ast.walk(tree), 20000):
+            if isinstance(n, ast.Assign) and answer in _stored_names(n):
+                for m in itertools.islice(ast.walk(n.value), 2000):
+                    if last_axis(m):
+                        return unparse(m)[:60]
+    return None
+
+
+def _dim_kept_between_calls(node: ast.FunctionDef) -> str | None:
+    """A store in the def that outlives the call (a `global`/`nonlocal` name, or an entry or attribute of a name that
+    is neither a parameter nor a local) whose value reads the def's `dim` parameter (its second, whatever its name):
+    the first call's dim, kept. The store as written (cut to 60 characters); None where none. Bounded walk."""
+    import itertools
+    args = node.args.args + node.args.kwonlyargs
+    dims = {a.arg for a in args if a.arg in ("dim", "axis")} | ({args[1].arg} if len(args) > 1 else set())
+    params = {a.arg for a in args}
+    nodes = list(itertools.islice(ast.walk(node), 4000))
+    outer = {name for n in nodes if isinstance(n, (ast.Global, ast.Nonlocal)) for name in n.names}
+    local = {t.id for n in nodes if isinstance(n, ast.Assign) for t in n.targets
+             if isinstance(t, ast.Name) and t.id not in outer}
+
+    def kept(target) -> bool:
+        if isinstance(target, ast.Name):
+            return target.id in outer
+        return isinstance(target, (ast.Subscript, ast.Attribute)) and isinstance(target.value, ast.Name) \
+            and target.value.id not in local and target.value.id not in params
+
+    for n in nodes:
+        if isinstance(n, ast.Assign) and any(kept(t) for t in n.targets) and any(
+                isinstance(v, ast.Name) and v.id in dims for v in itertools.islice(ast.walk(n.value), 400)):
+            return unparse(n)[:60]
+    return None
+
+
+def name_softmax_dim_kept(submission, what) -> None:
+    """q3, naming round 76 (blind76 q3_softmax_module_cached_at_module_level_keeps_the_first_calls_dim): a softmax
+    that ignores its dim (the replay has matched) whose def stores something built from dim where it outlives the
+    call (a global, a module-level cache or attribute): softmax_built_once. Student text: parsed, never run."""
+    for node in _last_defs(submission, "stable_softmax") if submission is not None else []:
+        line = _dim_kept_between_calls(node)
+        if line is not None:
+            raise Misconception("softmax_built_once", f"{what} is wrong: it is the softmax along the dim of an "
+                                f"earlier call, and your `{line}` keeps what the first call built from its dim: "
+                                + describe("softmax_built_once"))
+
+
+def _index_minus_one(node) -> bool:
+    """x[N - 1] or x.size(N - 1), N a whole number written as such: a 1-based axis number turned into an index."""
+    if isinstance(node, ast.Subscript):
+        index = node.slice
+    elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("size", "dim")
+          and len(node.args) == 1):
+        index = node.args[0]
+    else:
+        return False
+    return (isinstance(index, ast.BinOp) and isinstance(index.op, ast.Sub) and isinstance(index.left, ast.Constant)
+            and type(index.left.value) is int and isinstance(index.right, ast.Constant) and index.right.value == 1)
+
+
+def name_shape_reads(got, right, what, submission) -> None:
+    """q1's readings of a wrong shape from its cell's text: list_aliased_not_copied (round55, name_list_aliased),
+    then (naming round 76, blind77 q1_d_v_read_off_with_the_formulas_one_based_axis_number) a shape written as a
+    tuple literal, wrong in one entry alone, whose entry there is x[N - 1] (or x.size(N - 1)): an axis number from
+    the formula, counted from 1, made an index: axis_counted_from_one. Student text: parsed, never run."""
+    name_list_aliased(got, right, what, submission)
+    got, right = tuple(got), tuple(right)
+    wrong = [i for i, (a, b) in enumerate(zip(got, right)) if a != b]
+    if submission is None or len(got) != len(right) or len(wrong) != 1:
+        return
+    for _source, tree in answer_cell_trees(submission, what):
+        for n in tree.body[:400]:
+            if not (isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == what for t in n.targets)
+                    and isinstance(n.value, (ast.Tuple, ast.List)) and len(n.value.elts) == len(got)):
+                continue
+            entry = n.value.elts[wrong[0]]
+            if _index_minus_one(entry):
+                raise Misconception("axis_counted_from_one", f"{what} is {got}: its entry `{unparse(entry)[:60]}` "
+                                    f"is {got[wrong[0]]}, where it should be {right[wrong[0]]}: "
+                                    + describe("axis_counted_from_one"))
+
+
+def _linear_left_with_bias(tree) -> str | None:
+    """A Linear(...) call (nn.Linear, torch.nn.Linear, Linear) without bias=False in the cell's `tree`, where the cell
+    never touches a `.bias` (zeros_, .zero_(), .fill_, = ...) nor passes bias= at all: the layer keeps its default,
+    randomly initialised bias. The call as written (cut to 60 characters); None where none. Bounded walk."""
+    import itertools
+    nodes = list(itertools.islice(ast.walk(tree), 20000))
+    if any(isinstance(n, ast.Attribute) and n.attr == "bias" for n in nodes):
+        return None
+    for n in nodes:
+        if (isinstance(n, ast.Call) and (getattr(n.func, "attr", None) or getattr(n.func, "id", None)) == "Linear"
+                and not any(k.arg == "bias" for k in n.keywords) and len(n.args) < 3):
+            return unparse(n)[:60]
+    return None
+
+
+def _training_gate(tree) -> str | None:
+    """An `if` (or conditional expression) whose test reads `.training` (self.training, module.training), in a cell
+    that never calls .eval() or .train(...): the branch depends on a mode the module is never switched out of. The
+    test as written (cut to 60 characters); None where none. Bounded walk."""
+    import itertools
+    nodes = list(itertools.islice(ast.walk(tree), 20000))
+    if any(isinstance(n, ast.Call) and getattr(n.func, "attr", None) in ("eval", "train") for n in nodes):
+        return None
+    for n in nodes:
+        if isinstance(n, (ast.If, ast.IfExp)) and any(
+                isinstance(a, ast.Attribute) and a.attr == "training" for a in itertools.islice(ast.walk(n.test), 200)):
+            return unparse(n.test)[:60]
+    return None
+
+
+def name_module_habits(named, submission) -> None:
+    """q5/q6, naming round 76 (blind76's borderlines), after a failure already named by its evidence, the cause the
+    attention's cell shows (parsed, never run):
+    - nondeterministic (a second call differed), and the cell builds an nn.Linear with its default bias (no
+      bias=False, no .bias touched): linear_default_bias (q5_identity_projections_from_nn_linear_keep_their_default_
+      random_bias: eye_ on the weight leaves the random bias);
+    - fully_masked_nan (empty rows NaN), and the cell gates a step on `.training` and never calls .eval()/.train():
+      training_mode_gate (q5_empty_rows_zeroed_only_when_not_self_training_in_a_module_left_in_train_mode)."""
+    if submission is None or named.key not in ("nondeterministic", "fully_masked_nan"):
+        return
+    said, _nl, shown = str(named).partition("\n")       # the smallest failing input, where one was shown, kept
+    shown = "\n" + shown if shown else ""
+    for _source, tree in answer_cell_trees(submission, "scaled_dot_product_attention"):
+        if named.key == "nondeterministic":
+            line = _linear_left_with_bias(tree)
+            if line is not None:
+                raise Misconception("linear_default_bias", f"{said.split(':')[0]}; your `{line}` keeps "
+                                    "nn.Linear's default bias, drawn at random when the layer is built: "
+                                    + describe("linear_default_bias") + shown) from None
+        else:
+            line = _training_gate(tree)
+            if line is not None:
+                raise Misconception("training_mode_gate", f"{said.split(';')[0]}; that step sits under "
+                                    f"`{line}`, and the module is never taken out of training mode: "
+                                    + describe("training_mode_gate") + shown) from None

@@ -1027,6 +1027,38 @@ MISCONCEPTIONS = {
                                   "on the diagonal) and 0 (above), so no entry passes and the mask is False "
                                   "everywhere (every key blocked). Compare with > 0 (or == 1), or build it as bool "
                                   "directly: torch.ones(T_q, T_k, dtype=torch.bool).tril()",
+    # naming round 76 (blind76: framework-style code, blind77: a mathematician's habits)
+    "madds_layer_bias_counted": "counting Q @ K.T as a linear layer's parameters (an nn.Linear(d_k, T) applied to "
+                                "each query) with the layer's bias included: nn.Linear has a bias by default, T more "
+                                "numbers per query (T^2 in all), but Q @ K.T adds no bias, it only takes dot "
+                                "products. Count the weights alone (weight.numel(), or bias=False): T x T x d_k "
+                                "multiply-adds",
+    "init_assigns_local": "writing `d_k = d_k` in a class's __init__ where `self.d_k = d_k` is meant: a bare name "
+                          "inside a method is a local variable, gone when __init__ returns, so every instance "
+                          "reads the class attribute of that name (here the worked example's d_k = 8) whatever you "
+                          "passed. Store it on the instance: self.d_k = d_k",
+    "softmax_built_once": "building the softmax (a layer or object holding dim) once, on the first call, and "
+                          "keeping it between calls (a global, a module-level cache, an attribute): every later call "
+                          "normalises along the first call's dim whatever dim it passes. Build it on each call, or "
+                          "key the cache on dim (cache[dim]), or just compute along the dim you are given",
+    "axis_counted_from_one": "turning an axis number from the formula into an index by subtracting 1 ([2 - 1] for "
+                             "'the 2nd dimension'): the formula counts the axes of one batch entry (V is T_k x d_v), "
+                             "but the shape has the batch axis first, so the index lands on another axis (here the "
+                             "keys, T_k). Read the width as the last axis, v_shape[-1] (or V.shape[-1])",
+    "linear_default_bias": "building nn.Linear layers (set to the identity with nn.init.eye_, or to any weights) "
+                           "without bias=False: nn.Linear has a bias by default, drawn at random when the layer is "
+                           "built, and setting the weight leaves it, so a random vector is added to every projected "
+                           "query, key or value (a new one on each call when the layer is built inside the "
+                           "function). Pass bias=False (or zero the bias), or leave the projections out: the "
+                           "function takes Q, K and V as given",
+    "training_mode_gate": "putting a needed step under `if not self.training` (or another test of .training): an "
+                          "nn.Module is in training mode from the moment it is built until .eval() is called, so a "
+                          "module built inside the function never runs that step. Do it whatever the mode (here: "
+                          "give a query with no visible key a row of zeros)",
+    "mask_ratio_divides_by_zero": "writing j <= i as a ratio (j / i <= 1, or i / j >= 1): the ratio divides by the "
+                                  "position 0, and 0 / 0 is NaN while j / 0 is inf, and a comparison with NaN is "
+                                  "False, so query 0 (or key 0) loses keys it may see, even its own. Compare the "
+                                  "positions themselves: j <= i (or torch.tril of ones)",
     # rules
     "forbidden_api": "calling an API this assignment forbids (F.scaled_dot_product_attention) instead of "
                      "implementing it",

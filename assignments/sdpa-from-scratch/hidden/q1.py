@@ -156,7 +156,7 @@ def test_weights_shape(weights_shape, submission=None):
     _raise_if_entry_count(weights_shape, ref.weights_shape, "weights_shape")
     _raise_if_batch_none(weights_shape, ref.weights_shape, "weights_shape")
     got = expect_shape(weights_shape, "weights_shape")
-    diag.name_list_aliased(got, ref.weights_shape, "weights_shape", submission)    # round55: y = x, then y[i] = ...
+    diag.name_shape_reads(got, ref.weights_shape, "weights_shape", submission)    # round55: y = x, then y[i] = ...; round76
     if got == ref.out_shape:
         raise Misconception("weights_as_output", "weights_shape is the shape of the output, not of the "
                             "weight matrix: the weights have one entry per (query, key) pair")
@@ -200,7 +200,7 @@ def test_out_shape(out_shape, submission=None):
     _raise_if_entry_count(out_shape, ref.out_shape, "out_shape")
     _raise_if_batch_none(out_shape, ref.out_shape, "out_shape")
     got = expect_shape(out_shape, "out_shape")
-    diag.name_list_aliased(got, ref.out_shape, "out_shape", submission)            # round55: y = x, then y[i] = ...
+    diag.name_shape_reads(got, ref.out_shape, "out_shape", submission)       # round55: y = x, then y[i] = ...; round76: [2 - 1]
     if got == ref.weights_shape:
         # round44 (blind43): a shape has no values to check, so (4, 10, 10) is the weights' shape only by its
         # entries; where the cell's last entry is len(x[i]) (x[i]'s rows, T_k = 10, one level short of the width)

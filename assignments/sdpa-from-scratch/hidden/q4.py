@@ -134,7 +134,7 @@ def _check(fn, T_q, T_k, long=False, submission=None):
     if T_k is not None and T_q != T_k and bool((t == diag.query_index_tiled(T_q, T_k)).all()):
         diag.name_query_index_tiled(fn, f"{what} is wrong")      # round50: its own pattern, and the probes'
     _name_sliding_window(t, expected, what)
-    diag.name_numbered_grid(fn, t, what)
+    diag.name_numbered_grid(fn, t, what, submission)     # round76: a ratio j / i compared (blind77)
     _name_fractions(t, expected, what)
     if bool((t == diag.diagonal_only(*t.shape[-2:])).all()):
         diag.name_unsigned_offsets(fn, f"{what} is wrong")
