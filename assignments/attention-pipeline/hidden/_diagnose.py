@@ -200,7 +200,10 @@ def raise_if_random(fn: Callable[..., object], args: tuple[Any, ...], kwargs: Ma
     try:
         checks.raise_if_nondeterministic(fn, args, kwargs, first, what)
     except Misconception as m:   # an nn.Dropout module in the notebook: its own switch said (naming round 76)
-        if source_mentions(current_submission(), r"\bDropout\s*\("):
+        # not where the notebook already switches a module out of training mode (red-team round 139:
+        # `tnn.Dropout(0.1).eval()` beside torch.randn_like noise was told to call .eval() on it)
+        if source_mentions(current_submission(), r"\bDropout\s*\(") and not source_mentions(
+                current_submission(), r"\.eval\s*\(\s*\)|\.train\s*\(\s*(?:mode\s*=\s*)?False\b"):
             raise Misconception(m.key, f"{m}; an nn.Dropout module is in training mode from the moment it is built: "
                                 "call .eval() on it (or on the module holding it), or leave it out") from None
         raise
@@ -7895,12 +7898,31 @@ def _adds_leading_axis(n: ast.AST, param: str) -> bool:
     return n.func.attr in ("view", "reshape") and consts[:1] == [1] and minus_one
 
 
+def _removes_leading_axis(n: ast.AST) -> bool:
+    """Another way to take a size-1 axis away than squeeze (red-team round 139: `(q.unsqueeze(0) @ K.T)[0]`, the
+    axis taken back by indexing, beside a real `.sum(dim=0, keepdim=True)` was told size_one_axes_added): x[0] or
+    x[0, ...] (not a .shape's or .size()'s entry), .flatten(), .ravel(), .view(-1) / .reshape(-1)."""
+    if isinstance(n, ast.Subscript):
+        first = n.slice.elts[0] if isinstance(n.slice, ast.Tuple) and n.slice.elts else n.slice
+        return isinstance(first, ast.Constant) and type(first.value) is int and first.value in (0, -1) \
+            and not (isinstance(n.value, ast.Attribute) and n.value.attr == "shape") \
+            and not (isinstance(n.value, ast.Call) and isinstance(n.value.func, ast.Attribute)
+                     and n.value.func.attr == "size")
+    if not (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)):
+        return False
+    if n.func.attr in ("flatten", "ravel"):
+        return True
+    return n.func.attr in ("view", "reshape") and len(n.args) == 1 and isinstance(n.args[0], ast.UnaryOp) \
+        and isinstance(n.args[0].op, ast.USub)
+
+
 def raise_if_input_axis_kept(m: Misconception, func: str) -> None:
     """keepdim_left_on said as what it is where the source shows it (naming round 76, blind76's `q = q.unsqueeze(0)`
     "a batch of one query" for F.linear): the last `def func` adds a leading size-1 axis to its first parameter (the
-    query) and never squeezes anything, so the extra axis of the result is the query's, not a reduced one kept;
-    keepdim is not the line to change. The output already matches keepdim_left_on (its values right, one axis of
-    size 1 more); the def is the cause. Source only: the def, at most GLOBAL_SCALE_DEF_CHARS."""
+    query) and never squeezes anything (nor indexes, flattens or reshapes it away: _removes_leading_axis), so the
+    extra axis of the result is the query's, not a reduced one kept; keepdim is not the line to change. The output
+    already matches keepdim_left_on (its values right, one axis of size 1 more); the def is the cause. Source
+    only: the def, at most GLOBAL_SCALE_DEF_CHARS."""
     from autograder.grading.pyparse import unparse
     from autograder.grading.source_checks import cells_of, last_function_def
     sub = current_submission()
@@ -7912,7 +7934,7 @@ def raise_if_input_axis_kept(m: Misconception, func: str) -> None:
     param = fn.args.args[0].arg
     nodes = list(ast.walk(fn))
     if any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in ("squeeze", "squeeze_")
-           or isinstance(n, ast.Name) and n.id == "squeeze" for n in nodes):
+           or isinstance(n, ast.Name) and n.id == "squeeze" or _removes_leading_axis(n) for n in nodes):
         return
     added = next((n for n in nodes if _adds_leading_axis(n, param)), None)
     if added is not None:

@@ -4250,7 +4250,8 @@ _DRAWS = frozenset({"randn", "normal", "randn_like", "normal_"})
 def _scaled_draw(submission) -> str | None:
     """The line (quoted, cut) where dot_product_variance scales its normal draws by a factor: `q = torch.randn(...)
     * s` or `/ s`, `q = q * s` / `q *= s` for a name bound to a draw, or torch.normal with a std that is not the
-    literal 1. None otherwise (bounded: one parsed def, at most 3000 nodes)."""
+    literal 1; neither a factor of the literal 1 nor a scaling under an `if` that tests the `scaled` parameter.
+    None otherwise (bounded: one parsed def, at most 3000 nodes)."""
     import ast
     import itertools
     try:
@@ -4275,19 +4276,31 @@ def _scaled_draw(submission) -> str | None:
 
     def line(n) -> str:
         return " ".join(unparse(n).split())[:80]
+
+    def one(x) -> bool:      # a factor of 1 scales nothing
+        return isinstance(x, ast.Constant) and type(x.value) in (int, float) and x.value == 1
+    # red-team round 139: a scaling under `if scaled:` is the question's own 1/sqrt(d_k) put on the draws (right for
+    # scaled=True), not an init's std: `if scaled: q = q / d_k ** 0.25` beside a mean over the coordinates was told
+    # draws_scaled_like_init on both tests (the unscaled one draws with std 1); so was `randn(...) * 1.0`
+    flag = [a.arg for a in func.args.args + func.args.kwonlyargs if a.arg == "scaled"]
+    gated = {id(x) for n in nodes if isinstance(n, ast.If) and any(
+        isinstance(t, ast.Name) and t.id in flag for t in itertools.islice(ast.walk(n.test), 100))
+        for stmt in n.body + n.orelse for x in itertools.islice(ast.walk(stmt), 3000)}
     for n in nodes:
+        if id(n) in gated:
+            continue
         if isinstance(n, ast.Call) and is_draw(n) and getattr(n.func, "attr", getattr(n.func, "id", "")) == "normal":
             std = n.args[1] if len(n.args) > 1 else next((k.value for k in n.keywords if k.arg == "std"), None)
             if std is not None and not (isinstance(std, ast.Constant) and std.value in (1, 1.0)):
                 return line(n)
         if isinstance(n, ast.Assign) and isinstance(n.value, ast.BinOp) and isinstance(n.value.op, (ast.Mult, ast.Div)):
             a, b = n.value.left, n.value.right
-            if draw_or_drawn(a) and not holds_draw(b) or isinstance(n.value.op, ast.Mult) and draw_or_drawn(b) \
-                    and not holds_draw(a):
+            if draw_or_drawn(a) and not holds_draw(b) and not one(b) or isinstance(n.value.op, ast.Mult) \
+                    and draw_or_drawn(b) and not holds_draw(a) and not one(a):
                 if is_draw(a) or is_draw(b) or any(isinstance(t, ast.Name) and t.id in drawn for t in n.targets):
                     return line(n)
         if isinstance(n, ast.AugAssign) and isinstance(n.op, (ast.Mult, ast.Div)) and isinstance(n.target, ast.Name) \
-                and n.target.id in drawn and not holds_draw(n.value):
+                and n.target.id in drawn and not holds_draw(n.value) and not one(n.value):
             return line(n)
     return None
 
@@ -10692,7 +10705,8 @@ def _state_kept_between_calls(submission, name: str) -> tuple[str, str] | None:
     state that outlives a call: inside a def, an assignment to `C.attr` with C a class defined at the cell's top level
     (a class attribute), to a name the def declares `global`, or to `self.attr` under an `if` that tests that same
     attribute against None (`if self.scale is None:`, filled once), the value stored read from that def's parameters
-    (a call counter's `+= 1` is no such value). None otherwise (bounded: a cell under 20,000
+    (a call counter's `+= 1` is no such value), and that state read back in the cell (outside a store and a test
+    against None: a record never read keeps no scale). None otherwise (bounded: a cell under 20,000
     characters, at most 5000 nodes)."""
     import ast
     import itertools
@@ -10722,6 +10736,16 @@ def _state_kept_between_calls(submission, name: str) -> tuple[str, str] | None:
         return isinstance(test, ast.Compare) and isinstance(test.left, ast.Attribute) and test.left.attr == attr \
             and isinstance(test.left.value, ast.Name) and test.left.value.id == "self" \
             and any(isinstance(c, ast.Constant) and c.value is None for c in test.comparators)
+    # the state is read back somewhere in the cell, outside a store and a test against None (red-team round 139: a
+    # hard-coded `/ 8.0` beside `_LAST = tuple(Q.shape)` or `Log.last_dk = d_k`, a record never read, was told
+    # mha_scale_kept_across_calls, "what the first call stores there is what every later call reads")
+    cell_nodes = list(itertools.islice(ast.walk(tree), 20_000))
+    not_read = {id(x) for n in cell_nodes if isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign))
+                for t in (n.targets if isinstance(n, ast.Assign) else [n.target]) for x in ast.walk(t)}
+    not_read |= {id(n.left) for n in cell_nodes if isinstance(n, ast.Compare)
+                 and all(isinstance(c, ast.Constant) and c.value is None for c in n.comparators)}
+    read_attrs = {x.attr for x in cell_nodes if isinstance(x, ast.Attribute) and id(x) not in not_read}
+    read_names = {x.id for x in cell_nodes if isinstance(x, ast.Name) and id(x) not in not_read}
     for func in [n for n in itertools.islice(ast.walk(tree), 5000) if isinstance(n, ast.FunctionDef)]:
         declared = {g for n in itertools.islice(ast.walk(func), 3000) if isinstance(n, ast.Global) for g in n.names}
         params = {a.arg for a in func.args.posonlyargs + func.args.args + func.args.kwonlyargs} - {"self", "cls"}
@@ -10733,14 +10757,15 @@ def _state_kept_between_calls(submission, name: str) -> tuple[str, str] | None:
                 for stmt in n.body:
                     for t in stmt.targets if isinstance(stmt, ast.Assign) else []:
                         if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self" \
-                                and tested_none(n.test, t.attr) and reads_param(stmt.value):
+                                and tested_none(n.test, t.attr) and reads_param(stmt.value) and t.attr in read_attrs:
                             return f"the attribute `self.{t.attr}` (filled once, when it is None)", line(stmt)
             if not isinstance(n, (ast.Assign, ast.AugAssign)) or not reads_param(n.value):
                 continue
             for t in n.targets if isinstance(n, ast.Assign) else [n.target]:
-                if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id in classes:
+                if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id in classes \
+                        and t.attr in read_attrs:
                     return f"the class attribute `{t.value.id}.{t.attr}`", line(n)
-                if isinstance(t, ast.Name) and t.id in declared:
+                if isinstance(t, ast.Name) and t.id in declared and t.id in read_names:
                     return f"the module-level (global) name `{t.id}`", line(n)
     return None
 

@@ -9814,8 +9814,11 @@ def name_triangle_threshold(submission, said) -> None:
 
 # --- naming round 76 (blind76: framework-style code, blind77: a mathematician's habits) -----------------------------
 
-_LAYER_WORDS = ("linear(", "bias", ".parameters(", "dense")
-_SYMMETRIC_WORDS = ("symmetr",)
+# a layer as the cell names it, whole words (red-team round 139: "dense attention", a common phrase, in a comment
+# that counts the +1 for the scale was told madds_layer_bias_counted; so was "unbiased")
+_LAYER_WORDS = re.compile(r"linear\(|\bbias(?:es)?\b|\.parameters\(|\bdense\s*(?:layer|projection|\()")
+# symmetric, not asymmetric / non-symmetric (red-team round 139: "asymmetric" read as "symmetric")
+_SYMMETRIC_WORDS = re.compile(r"(?<![a-z-])symmetr")
 _CAUSAL_WORDS = ("causal", "mask", "tril", "triu", "future", "autoregress", "j <= i", "past")
 
 
@@ -9835,14 +9838,14 @@ def name_round76_count(got, name, submission, T, d_k) -> None:
     causality: count_halved_symmetric, the belief, not causal_triangle_count."""
     if name == "score_madds" and got == T * T * (d_k + 1):
         text = _answer_text(submission, name)
-        if any(w in text for w in _LAYER_WORDS):
+        if _LAYER_WORDS.search(text):
             raise Misconception("madds_layer_bias_counted", f"score_madds is {got:,} = T x (T x d_k + T) = {T} x "
                                 f"({T} x {d_k} + {T}): a layer's weights and its bias per query, as your cell counts "
                                 "a linear layer's parameters: " + describe("madds_layer_bias_counted"))
     triangle = T * (T + 1) // 2 * (d_k if name == "score_madds" else 1)
     if name in ("attn_entries", "score_madds") and got == triangle:
         text = _answer_text(submission, name)
-        if any(w in text for w in _SYMMETRIC_WORDS) and not any(w in text for w in _CAUSAL_WORDS):
+        if _SYMMETRIC_WORDS.search(text) and not any(w in text for w in _CAUSAL_WORDS):
             raise Misconception("count_halved_symmetric", f"{name} is {got:,}, T (T + 1) / 2"
                                 + (" x d_k" if name == "score_madds" else "") + ", the independent entries of a "
                                 "symmetric T x T matrix, as your cell calls it; Q K^T is not symmetric (q_i . k_j "
@@ -9852,12 +9855,20 @@ def name_round76_count(got, name, submission, T, d_k) -> None:
 
 def _mask_ratio_compared(submission) -> str | None:
     """The first comparison (<, <=, >, >=) in causal_mask's def with a true division (a / b) on one side, as written
-    (cut to 80 characters); None where none. One bounded walk of the def. Student text: parsed, never run."""
+    (cut to 80 characters), other than the test of an if, while, assert or conditional
+    expression; None where none. One bounded walk of the def. Student text: parsed, never run."""
     import itertools
     for node in _last_defs(submission, "causal_mask") if submission is not None else []:
-        for n in itertools.islice(ast.walk(node), 4000):
+        nodes = list(itertools.islice(ast.walk(node), 4000))
+        # a comparison that steers Python (an if, while, assert or conditional expression's test) is a check of
+        # the sizes, not the mask's entries (red-team round 139: `if T_k / T_q > 100: raise ...` beside a numbered
+        # grid cast to bool was told mask_ratio_divides_by_zero)
+        guards = {id(n.test) for n in nodes if isinstance(n, (ast.If, ast.While, ast.Assert, ast.IfExp))}
+        for n in nodes:
             if not (isinstance(n, ast.Compare) and len(n.ops) == 1
                     and isinstance(n.ops[0], (ast.Lt, ast.LtE, ast.Gt, ast.GtE))):
+                continue
+            if id(n) in guards:
                 continue
             sides = (n.left, n.comparators[0])
             if any(isinstance(b, ast.BinOp) and isinstance(b.op, ast.Div) for side in sides
@@ -9890,7 +9901,8 @@ def own_std_confirmed(fn, Q, K, V, mask, got) -> bool:
 
 def _init_local_shadowing(tree) -> str | None:
     """`name = ...` in a class's __init__ where `name` is one of __init__'s parameters and the class body binds
-    `name` too, with no `self.name = ...` in __init__: the value goes to a local, the class attribute stays. The
+    `name` too and reads `self.name`, with no `self.name = ...` in __init__: the value goes to a local, the class
+    attribute stays (and is what the instance reads). The
     assignment as written (cut to 60 characters); None where none. Bounded walks."""
     import itertools
     for cls in itertools.islice(ast.walk(tree), 20000):
@@ -9902,13 +9914,18 @@ def _init_local_shadowing(tree) -> str | None:
             if not (isinstance(init, ast.FunctionDef) and init.name == "__init__"):
                 continue
             params = {a.arg for a in init.args.args[1:] + init.args.kwonlyargs}
+            # the class attribute is read through an instance (self.x) outside __init__'s stores (red-team round 139:
+            # `name = name.strip()` in an unrelated class, `self.name` never read, beside a hard-coded sqrt(8) was
+            # told init_assigns_local)
+            read = {a.attr for a in itertools.islice(ast.walk(cls), 20000) if isinstance(a, ast.Attribute)
+                    and isinstance(a.ctx, ast.Load) and isinstance(a.value, ast.Name) and a.value.id == "self"}
             nodes = list(itertools.islice(ast.walk(init), 4000))
             on_self = {t.attr for n in nodes if isinstance(n, (ast.Assign, ast.AnnAssign))
                        for t in (n.targets if isinstance(n, ast.Assign) else [n.target])
                        if isinstance(t, ast.Attribute)}
             for n in nodes:
                 if (isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)
-                        and n.targets[0].id in params & attrs and n.targets[0].id not in on_self):
+                        and n.targets[0].id in params & attrs & read and n.targets[0].id not in on_self):
                     return unparse(n)[:60]
     return None
 
@@ -9956,7 +9973,8 @@ def _linear_weight_last_axis(trees, answer: str) -> str | None:
 def _dim_kept_between_calls(node: ast.FunctionDef) -> str | None:
     """A store in the def that outlives the call (a `global`/`nonlocal` name, or an entry or attribute of a name that
     is neither a parameter nor a local) whose value reads the def's `dim` parameter (its second, whatever its name):
-    the first call's dim, kept. The store as written (cut to 60 characters); None where none. Bounded walk."""
+    the first call's dim, kept, and read back in the def outside a store. The store as written (cut to 60
+    characters); None where none. Bounded walk."""
     import itertools
     args = node.args.args + node.args.kwonlyargs
     dims = {a.arg for a in args if a.arg in ("dim", "axis")} | ({args[1].arg} if len(args) > 1 else set())
@@ -9972,8 +9990,24 @@ def _dim_kept_between_calls(node: ast.FunctionDef) -> str | None:
         return isinstance(target, (ast.Subscript, ast.Attribute)) and isinstance(target.value, ast.Name) \
             and target.value.id not in local and target.value.id not in params
 
+    stored = {id(x) for n in nodes if isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign))
+              for t in (n.targets if isinstance(n, ast.Assign) else [n.target]) for x in ast.walk(t)}
+
+    # what the def reads outside a store, worked out once (names; (name, attribute) pairs)
+    read_names = {x.id for x in nodes if isinstance(x, ast.Name) and id(x) not in stored}
+    read_attrs = {(x.value.id, x.attr) for x in nodes if isinstance(x, ast.Attribute) and isinstance(x.value, ast.Name)
+                  and id(x) not in stored}
+
+    def read_back(target) -> bool:
+        # the kept value is read somewhere in the def outside a store (red-team round 139: `_log['dim'] = dim`,
+        # never read, beside a softmax along -1 was told softmax_built_once)
+        base = target.value if isinstance(target, (ast.Subscript, ast.Attribute)) else target
+        if not isinstance(base, ast.Name):
+            return False
+        return (base.id, target.attr) in read_attrs if isinstance(target, ast.Attribute) else base.id in read_names
+
     for n in nodes:
-        if isinstance(n, ast.Assign) and any(kept(t) for t in n.targets) and any(
+        if isinstance(n, ast.Assign) and any(kept(t) and read_back(t) for t in n.targets) and any(
                 isinstance(v, ast.Name) and v.id in dims for v in itertools.islice(ast.walk(n.value), 400)):
             return unparse(n)[:60]
     return None
@@ -9991,8 +10025,9 @@ def name_softmax_dim_kept(submission, what) -> None:
                                 + describe("softmax_built_once"))
 
 
-def _index_minus_one(node) -> bool:
-    """x[N - 1] or x.size(N - 1), N a whole number written as such: a 1-based axis number turned into an index."""
+def _index_minus_one(node) -> int:
+    """x[N - 1] or x.size(N - 1), N a whole number written as such (1 to 63): a 1-based axis number turned into an
+    index. N where it is, 0 otherwise."""
     if isinstance(node, ast.Subscript):
         index = node.slice
     elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("size", "dim")
@@ -10000,15 +10035,18 @@ def _index_minus_one(node) -> bool:
         index = node.args[0]
     else:
         return False
-    return (isinstance(index, ast.BinOp) and isinstance(index.op, ast.Sub) and isinstance(index.left, ast.Constant)
-            and type(index.left.value) is int and isinstance(index.right, ast.Constant) and index.right.value == 1)
+    if (isinstance(index, ast.BinOp) and isinstance(index.op, ast.Sub) and isinstance(index.left, ast.Constant)
+            and type(index.left.value) is int and isinstance(index.right, ast.Constant) and index.right.value == 1
+            and 0 < index.left.value < 64):
+        return index.left.value
+    return 0
 
 
 def name_shape_reads(got, right, what, submission) -> None:
     """q1's readings of a wrong shape from its cell's text: list_aliased_not_copied (round55, name_list_aliased),
     then (naming round 76, blind77 q1_d_v_read_off_with_the_formulas_one_based_axis_number) a shape written as a
-    tuple literal, wrong in one entry alone, whose entry there is x[N - 1] (or x.size(N - 1)): an axis number from
-    the formula, counted from 1, made an index: axis_counted_from_one. Student text: parsed, never run."""
+    tuple literal, wrong in one entry alone, whose entry there is x[N - 1] (or x.size(N - 1)) with N that entry's
+    own axis: an axis number from the formula, counted from 1, made an index: axis_counted_from_one. Student text: parsed, never run."""
     name_list_aliased(got, right, what, submission)
     got, right = tuple(got), tuple(right)
     wrong = [i for i, (a, b) in enumerate(zip(got, right)) if a != b]
@@ -10020,38 +10058,70 @@ def name_shape_reads(got, right, what, submission) -> None:
                     and isinstance(n.value, (ast.Tuple, ast.List)) and len(n.value.elts) == len(got)):
                 continue
             entry = n.value.elts[wrong[0]]
-            if _index_minus_one(entry):
+            # N is the entry's own axis (red-team round 139: `V.shape[3 - 1]`, the 3rd axis counted from 1 and
+            # turned into index 2, right, of a V built 64 wide, was told axis_counted_from_one; `[2 - 1]` at the
+            # shape's axis 2 is the formula's 0-based number made one less)
+            if _index_minus_one(entry) == wrong[0] > 0:
                 raise Misconception("axis_counted_from_one", f"{what} is {got}: its entry `{unparse(entry)[:60]}` "
                                     f"is {got[wrong[0]]}, where it should be {right[wrong[0]]}: "
                                     + describe("axis_counted_from_one"))
 
 
+_BIAS_ELSEWHERE = frozenset({
+    "load_state_dict", "parameters", "named_parameters", "state_dict", "register_parameter", "setattr", "delattr",
+    "get_parameter", "dropout", "Dropout", "dropout_", "alpha_dropout", "bernoulli", "bernoulli_", "rand", "randn",
+    "rand_like", "randn_like", "randint", "multinomial", "normal", "normal_", "uniform_", "random_"})
+
+
 def _linear_left_with_bias(tree) -> str | None:
     """A Linear(...) call (nn.Linear, torch.nn.Linear, Linear) without bias=False in the cell's `tree`, where the cell
-    never touches a `.bias` (zeros_, .zero_(), .fill_, = ...) nor passes bias= at all: the layer keeps its default,
+    never touches a `.bias` (zeros_, .zero_(), .fill_, = ...) nor passes bias= (or **keywords, or *arguments) at all,
+    nor sets parameters another way or draws anything else at random (_BIAS_ELSEWHERE): the layer keeps its default,
     randomly initialised bias. The call as written (cut to 60 characters); None where none. Bounded walk."""
     import itertools
     nodes = list(itertools.islice(ast.walk(tree), 20000))
     if any(isinstance(n, ast.Attribute) and n.attr == "bias" for n in nodes):
         return None
+    # red-team round 139: a bias set another way (load_state_dict, parameters(), register_parameter, setattr), or
+    # another source of randomness in the cell (dropout, a draw), is no evidence the default bias differs per call:
+    # `nn.Linear(d, d)` loaded with zeros beside an F.dropout was told linear_default_bias, dropout's fix lost
+    if any((getattr(n, "attr", None) if isinstance(n, ast.Attribute) else getattr(n, "id", None)) in _BIAS_ELSEWHERE
+           for n in nodes if isinstance(n, (ast.Attribute, ast.Name))):
+        return None
     for n in nodes:
         if (isinstance(n, ast.Call) and (getattr(n.func, "attr", None) or getattr(n.func, "id", None)) == "Linear"
-                and not any(k.arg == "bias" for k in n.keywords) and len(n.args) < 3):
+                and not any(k.arg in ("bias", None) for k in n.keywords) and len(n.args) < 3
+                and not any(isinstance(a, ast.Starred) for a in n.args)):
             return unparse(n)[:60]
     return None
 
 
+_EMPTY_ROW_STEPS = frozenset({
+    "where", "masked_fill", "masked_fill_", "nan_to_num", "nan_to_num_", "isnan", "isfinite", "isinf", "zeros_like",
+    "zeros", "zero_", "fill_", "any", "all", "clamp", "clamp_", "clamp_min", "index_fill", "index_fill_"})
+
+
 def _training_gate(tree) -> str | None:
     """An `if` (or conditional expression) whose test reads `.training` (self.training, module.training), in a cell
-    that never calls .eval() or .train(...): the branch depends on a mode the module is never switched out of. The
-    test as written (cut to 60 characters); None where none. Bounded walk."""
+    that never calls .eval() or .train(...), whose branches hold a step that can clear a row (_EMPTY_ROW_STEPS, or a
+    store into an entry): the branch depends on a mode the module is never switched out of. The test as written
+    (cut to 60 characters); None where none. Bounded walk."""
     import itertools
     nodes = list(itertools.islice(ast.walk(tree), 20000))
     if any(isinstance(n, ast.Call) and getattr(n.func, "attr", None) in ("eval", "train") for n in nodes):
         return None
+    def empty_row_step(n) -> bool:
+        # the gated branches hold a step that can clear the NaN rows (red-team round 139: `if self.training: w =
+        # F.dropout(w, p=0.0)` beside no handling of empty rows at all was told training_mode_gate)
+        branches = (n.body + n.orelse) if isinstance(n, ast.If) else [n.body, n.orelse]
+        return any(isinstance(x, ast.Call) and (getattr(x.func, "attr", None) or getattr(x.func, "id", None))
+                   in _EMPTY_ROW_STEPS or isinstance(x, ast.Subscript) and isinstance(x.ctx, ast.Store)
+                   for b in branches for x in itertools.islice(ast.walk(b), 400))
+
     for n in nodes:
         if isinstance(n, (ast.If, ast.IfExp)) and any(
-                isinstance(a, ast.Attribute) and a.attr == "training" for a in itertools.islice(ast.walk(n.test), 200)):
+                isinstance(a, ast.Attribute) and a.attr == "training" for a in itertools.islice(ast.walk(n.test), 200)) \
+                and empty_row_step(n):
             return unparse(n.test)[:60]
     return None
 
