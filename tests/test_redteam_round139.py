@@ -236,7 +236,10 @@ def test_a_dropout_already_in_eval_mode_is_not_told_to_call_eval(grader):
             "    return _drop(torch.softmax(Z, dim=-1))\n")
     outcome = grade_cells(grader, "attention-pipeline", {"attention_weights": cell}, "rt139_dropout_eval")
     said = [(k, m) for q, _t, k, m in outcome.failed if q == "q05"]
-    assert said and {k for k, _m in said} == {"nondeterministic"}, said
+    # the noise is unseeded: two round sessions' runs under load got one_edit_fix here (not reproduced in 12 quiet
+    # grades); an edit the search verifies must take the noise out (0.05 noise is far past the tolerance), so that
+    # name is true of this code too. What this test holds is the finding: no nn.Dropout hint where .eval() is called
+    assert said and {k for k, _m in said} <= {"nondeterministic", "one_edit_fix"}, said
     assert all("call .eval()" not in m for _k, m in said), said
 
 
