@@ -3666,7 +3666,7 @@ def _called(n: ast.AST) -> str:
     return n.func.id if isinstance(n.func, ast.Name) else n.func.attr if isinstance(n.func, ast.Attribute) else ""
 
 
-def _function_bindings(fn: ast.FunctionDef) -> dict[str, list[ast.AST]]:
+def _function_bindings(fn: ast.AST) -> dict[str, list[ast.AST]]:
     """{name: the values assignments anywhere in `fn` bind it to} (a, b = x, y binds a to x and b to y)."""
     bound: dict[str, list[ast.AST]] = {}
     for node in ast.walk(fn):
@@ -3716,11 +3716,12 @@ def _selects(bound: Mapping[str, list[ast.AST]]) -> Callable[[ast.AST], bool]:
 
 
 def entropy_selection_flattens(submission: object, func: str) -> bool:
-    """Whether the notebook's last `def func`, or a function of the notebook it calls (followed by name), takes a
-    log (log, log2, log10, xlogy, entr) of entries picked out by a boolean mask (A[A > 0], A[mask],
+    """Whether the notebook's last `def func` (or `func = lambda ...`), or a function of the notebook it calls
+    (followed by name), takes a log (log, log2, log10, xlogy, entr) of entries picked out by a boolean mask, or picks
+    the log's terms by one after it ((A * A.log2())[A > 0], naming round 78) (A[A > 0], A[mask],
     torch.masked_select(A, A > 0), A[A.nonzero(as_tuple=True)]): a flat 1-D tensor of every row's entries. Student
     text: parsed, never run."""
-    from autograder.grading.source_checks import cells_of, last_function_def
+    from autograder.grading.source_checks import cells_of
     if submission is None:
         return False
     cells = cells_of(submission)
@@ -3730,7 +3731,7 @@ def entropy_selection_flattens(submission: object, func: str) -> bool:
         if name in seen:
             continue
         seen.add(name)
-        fn = last_function_def(cells, name)
+        fn = _last_def_or_lambda(cells, name)   # a def or a lambda (blind79's one-liner)
         if fn is None:
             continue
         read += 1
@@ -3739,14 +3740,45 @@ def entropy_selection_flattens(submission: object, func: str) -> bool:
         bound = _function_bindings(fn)
         hit = _selects(bound)
         for n in ast.walk(fn):
-            called = _called(n).lower()
-            takes_log = ("log" in called and not called.startswith("logical")
-                         and not any(w in called for w in ("softmax", "sumexp", "logit"))) or called == "entr"
-            if takes_log and _reaches_entries(n, bound, hit, set()):
+            if _takes_log(n) and _reaches_entries(n, bound, hit, set()):
+                return True
+            # the terms picked after the log: (A * A.log2())[A > 0] (naming round 78, blind79)
+            if (isinstance(n, ast.Subscript) and isinstance(n.ctx, ast.Load) and _is_mask(n.slice, bound, set())
+                    and _reaches_entries(n.value, bound, _takes_log, set())):
                 return True
             if isinstance(n, ast.Call) and isinstance(n.func, ast.Name):
                 todo.append(n.func.id)
     return False
+
+
+def _takes_log(n: ast.AST) -> bool:
+    """A call that takes a log (log, log2, log10, log1p, xlogy, entr), not logical_* / log_softmax / logsumexp."""
+    called = _called(n).lower()
+    return ("log" in called and not called.startswith("logical")
+            and not any(w in called for w in ("softmax", "sumexp", "logit"))) or called == "entr"
+
+
+def _last_def_or_lambda(cells: list[str], name: str) -> ast.FunctionDef | ast.Lambda | None:
+    """The notebook's last top-level `def name` or `name = lambda ...` (the one a Run All leaves in place), parsed
+    from cells of at most 20,000 characters; None where there is none. Student text: parsed, never run."""
+    from autograder.grading.pyparse import parse
+    for cell in reversed(cells):
+        if len(cell) > 20_000 or name not in cell:
+            continue
+        try:
+            tree = parse(cell)
+        except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
+            continue
+        for n in reversed(tree.body):
+            if isinstance(n, ast.FunctionDef) and n.name == name:
+                return n
+            if (isinstance(n, ast.Assign) and isinstance(n.value, ast.Lambda)
+                    and any(isinstance(t, ast.Name) and t.id == name for t in n.targets)):
+                return n.value
+            if any(isinstance(t, ast.Name) and t.id == name for x in ast.walk(n) if isinstance(x, ast.Assign)
+                   for t in x.targets) or (isinstance(n, (ast.ClassDef, ast.AsyncFunctionDef)) and n.name == name):
+                return None    # bound another way last: nothing read
+    return None
 
 
 _TO_ONE_NUMBER = frozenset({"min", "max", "amin", "amax", "mean", "sum", "median", "item", "numel", "len", "float",
@@ -7965,3 +7997,152 @@ def with_uniform_draws_said(check: Callable[[], None], submission: object, what:
                             f"{_line_at(source, _UNIFORM_DRAW.search(source).start())[:60]}`): mean 1/2 and variance "
                             "1/12, not the unit-variance components the question gives, so every score shares one "
                             "large mean (about d_k / 4), a shift the softmax ignores; draw with torch.randn") from None
+
+
+# --- naming round 78 (blind79) -----------------------------------------------------------------------------------
+
+def _small_int(n: ast.AST, depth: int = 0) -> int | None:
+    """The value of an expression of small int constants (+ - * // % **, unary - +), None for anything else or
+    anything large (|value| > 10**6, an exponent over 16)."""
+    if depth > 20:
+        return None
+    if isinstance(n, ast.Constant) and type(n.value) is int:
+        v = n.value
+    elif isinstance(n, ast.UnaryOp) and isinstance(n.op, (ast.USub, ast.UAdd)):
+        inner = _small_int(n.operand, depth + 1)
+        v = None if inner is None else (-inner if isinstance(n.op, ast.USub) else inner)
+    elif isinstance(n, ast.BinOp) and isinstance(n.op, (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod, ast.Pow)):
+        a, b = _small_int(n.left, depth + 1), _small_int(n.right, depth + 1)
+        if a is None or b is None or (isinstance(n.op, (ast.FloorDiv, ast.Mod)) and b == 0) \
+                or (isinstance(n.op, ast.Pow) and not 0 <= b <= 16):
+            return None
+        v = {ast.Add: a + b, ast.Sub: a - b, ast.Mult: a * b}.get(type(n.op)) if not isinstance(
+            n.op, (ast.FloorDiv, ast.Mod, ast.Pow)) else (a // b if isinstance(n.op, ast.FloorDiv)
+                                                         else a % b if isinstance(n.op, ast.Mod) else a ** b)
+    else:
+        return None
+    return v if v is not None and abs(v) <= 10 ** 6 else None
+
+
+def raise_if_letter_index_minus_power(what: str, value: object, answer: str, submission: object) -> None:
+    """answer_by_position: a wrong letter picked from a string of letters by an index that writes a minus before a
+    power, "abcd"[-1 ** 2]: ** binds tighter than the unary minus, so -1 ** 2 is -(1 ** 2) = -1 (the last letter),
+    not (-1) ** 2 = 1 (naming round 78, blind79's q03). Read from the answer's last top-level binding (a bounded
+    read); named only where that index gives the letter held, the letter is wrong, and (-a) ** b gives another."""
+    if not isinstance(value, str) or submission is None or value.strip().lower() == answer.lower():
+        return
+    from autograder.grading.pyparse import parse
+    from autograder.grading.source_checks import cells_of
+    last = None
+    for cell in cells_of(submission):
+        if len(cell) > 20_000 or what not in cell:
+            continue
+        try:
+            tree = parse(cell)
+        except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
+            continue
+        for n in tree.body:
+            if any(isinstance(t, ast.Name) and t.id == what for x in ast.walk(n)
+                   if isinstance(x, (ast.Assign, ast.AnnAssign, ast.AugAssign))
+                   for t in (x.targets if isinstance(x, ast.Assign) else [x.target])):
+                last = n
+    if not (isinstance(last, ast.Assign) and isinstance(last.value, ast.Subscript)
+            and isinstance(last.value.value, ast.Constant) and isinstance(last.value.value.value, str)):
+        return
+    letters, index = last.value.value.value, last.value.slice
+    powers = [x for x in ast.walk(index) if isinstance(x, ast.UnaryOp) and isinstance(x.op, ast.USub)
+              and isinstance(x.operand, ast.BinOp) and isinstance(x.operand.op, ast.Pow)]
+    if not powers or len(letters) > 26:
+        return
+    try:
+        got = _small_int(index)
+        meant_tree = ast.parse(pyparse_unparse(index), mode="eval").body
+    except (RecursionError, SyntaxError, ValueError):
+        return
+    for x in ast.walk(meant_tree):   # (-a) ** b: the minus moved onto the base
+        if isinstance(x, ast.UnaryOp) and isinstance(x.op, ast.USub) and isinstance(x.operand, ast.BinOp) \
+                and isinstance(x.operand.op, ast.Pow):
+            pw = x.operand
+            x.op, x.operand = ast.UAdd(), ast.BinOp(ast.UnaryOp(ast.USub(), pw.left), ast.Pow(), pw.right)
+    meant = _small_int(meant_tree)
+    if got is None or meant is None or not -len(letters) <= got < len(letters) \
+            or letters[got] != value.strip() or not -len(letters) <= meant < len(letters) or letters[meant] == letters[got]:
+        return
+    pw = powers[0].operand
+    assert isinstance(pw, ast.BinOp)
+    base, power = pyparse_unparse(pw.left), pyparse_unparse(pw.right)
+    raise Misconception("answer_by_position", f"{what} is {value.strip()!r}, the letter your code picks by its position "
+                        f"(`{pyparse_unparse(last)[:60]}`), and it is not the best answer: ** binds tighter than the "
+                        f"minus before it, so -{base} ** {power} is -({base} ** {power}) and the index is {got}; "
+                        f"(-{base}) ** {power} would give {meant} ({letters[meant]!r}); write the letter itself: "
+                        + describe("answer_by_position"))
+
+
+def raise_if_int_pattern_inverted(M: object, T: int, dtype: torch.dtype, submission: object,
+                                  func: str = "causal_additive_mask") -> None:
+    """invert_of_float_mask: the mask is ~P times one constant c, with P a 0/1 triangle of integers (long: ~1 = -2,
+    ~0 = -1; uint8: 254, 255), replayed in float64 and cast to the asked dtype (-2c overflowing to -inf where it
+    does), where the function (its last def or lambda, a bounded read) writes `~` (naming round 78, blind79's
+    `~torch.ones(T, T, dtype=torch.long).tril()`): bitwise not of numbers, not a logical not."""
+    if not (type(M) is torch.Tensor and M.dtype == dtype and M.is_floating_point() and tuple(M.shape) == (T, T)
+            and T > 1 and submission is not None):
+        return
+    ones = torch.ones(T, T, dtype=torch.int64)
+    values = M.to(torch.float64)
+    for pattern in (ones.tril(), ones.triu(1), ones.tril(-1), ones.triu()):
+        for inverted, kind in ((-1 - pattern, "long"), (255 - pattern, "uint8")):
+            first = values[pattern == 0]
+            if first.numel() == 0 or not bool(torch.isfinite(first[:1]).all()) or float(first[0]) == 0:
+                continue
+            c = float(first[0]) / float(inverted[pattern == 0][0])
+            if not torch.equal(M, (inverted.to(torch.float64) * c).to(dtype)):
+                continue
+            try:
+                fn = _last_def_or_lambda(cells_of_submission(submission), func)
+                writes = fn is not None and any(isinstance(n, ast.UnaryOp) and isinstance(n.op, ast.Invert)
+                                                for n in ast.walk(fn))
+            except RecursionError:
+                return
+            if not writes:
+                return
+            shown = "-2 and -1" if kind == "long" else "254 and 255"
+            raise Misconception("invert_of_float_mask", f"the mask is {shown} times {c:.4g}, one value on the "
+                                f"entries your triangle holds 1 and another where it holds 0, so nothing is 0: ~ on "
+                                f"a {kind} 0/1 triangle is bitwise not (~1 = {-2 if kind == 'long' else 254}, ~0 = "
+                                f"{-1 if kind == 'long' else 255}), not a logical not: "
+                                + describe("invert_of_float_mask"))
+
+
+def cells_of_submission(submission: object) -> list[str]:
+    """The submission's code cells (source_checks.cells_of)."""
+    from autograder.grading.source_checks import cells_of
+    return cells_of(submission)
+
+
+def _asks_truth(n: ast.AST) -> bool:
+    """A construct that asks a value's truth: if / while / assert / a ... if ... else, and / or / not, a
+    comprehension's if."""
+    return isinstance(n, (ast.If, ast.While, ast.Assert, ast.IfExp, ast.BoolOp, ast.comprehension)) or (
+        isinstance(n, ast.UnaryOp) and isinstance(n.op, ast.Not))
+
+
+def chained_compare_crash(e: StudentCodeError, submission: object, func: str) -> Misconception | None:
+    """chained_comparison_on_tensors: the crash says a tensor's truth value is ambiguous, and the function (its last
+    def or lambda, a bounded read) writes a chained comparison (a <= x <= b) and nothing else that asks a truth
+    value (no if, while, assert, and / or / not): Python's `and` between the two comparisons is what asked
+    (naming round 78, blind79's `0 <= j <= i` on index tensors)."""
+    if TRUTHINESS not in e.message or submission is None:
+        return None
+    try:
+        fn = _last_def_or_lambda(cells_of_submission(submission), func)
+        if fn is None:
+            return None
+        nodes = list(ast.walk(fn))
+        chained = next((n for n in nodes if isinstance(n, ast.Compare) and len(n.ops) >= 2), None)
+        if chained is None or any(_asks_truth(n) for n in nodes):
+            return None
+        shown = pyparse_unparse(chained)[:60]
+    except RecursionError:
+        return None
+    return Misconception("chained_comparison_on_tensors", f"{_said(e)}: your code compares in a chain (`{shown}`): "
+                         + describe("chained_comparison_on_tensors") + _tail(e))

@@ -910,4 +910,9 @@ MISCONCEPTIONS = {
                                   "option's text): the reasoning beside the answer points to another option than "
                                   "the letter given; read each option's text again and type the letter of the one "
                                   "your reasoning describes",
+    # naming round 78 (blind79)
+    "chained_comparison_on_tensors": "a chained comparison on tensors (0 <= j <= i, lo < x < hi): Python runs it "
+                                     "as (0 <= j) and (j <= i), and `and` asks for the truth value of a tensor, "
+                                     "which raises for more than one element; write the two comparisons joined "
+                                     "with & ((j >= 0) & (j <= i)), or build the triangle with torch.tril",
 }

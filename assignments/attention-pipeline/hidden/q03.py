@@ -30,6 +30,7 @@ def test_ans_scale(ans_scale, submission=None):
         D.raise_if_letter_contradicts_comment("ans_scale", ans_scale, submission)
         # 'c' worked out by comparing two values bound to one expression: a copied line (blind47)
         D.raise_if_same_expression_compared(ans_scale, submission)
+        D.raise_if_letter_index_minus_power("ans_scale", ans_scale, ref.ans_scale, submission)   # "abcd"[-1 ** 2]
         # the 0 option b's entropies fall toward is that value, not option a's number counted from 0
         expect_choice(ans_scale, "ans_scale", answer=ref.ans_scale, wrong=ref.MCQ_MISCONCEPTIONS["ans_scale"],
                       bare_letter_only=True, values_in_options=(0,))

@@ -31,7 +31,7 @@ def _load_diagnose():
 D = _load_diagnose()
 
 
-def _get(fn, T, dtype):
+def _get(fn, T, dtype, submission=None):
     try:
         got = call(fn, T, dtype, what="causal_additive_mask")
         raise_if_other_container(got, ref.causal_additive_mask(T, dtype), "the mask", dtype, reduced=False)
@@ -48,6 +48,7 @@ def _get(fn, T, dtype):
                                 + describe("mask_built_in_float32")) from None
         raise
     _raise_if_pattern(M, T, dtype)
+    D.raise_if_int_pattern_inverted(M, T, dtype, submission)   # ~ on a long 0/1 triangle (blind79)
     if M.dtype != dtype:
         D.raise_if_mask_cached(fn, M, T, dtype)
         if M.dtype == torch.float32 and _float32_right(fn, T):
@@ -158,11 +159,11 @@ def _check_pattern(M, T, fn=None):
 
 
 @test_case(points=1, hidden=True)
-def test_mask_pattern(causal_additive_mask, device, rng):
+def test_mask_pattern(causal_additive_mask, device, rng, submission=None):
     T = int(torch.randint(5, 10, (1,), generator=rng))
     D.raise_if_mask_not_regrown(causal_additive_mask, T, T + 40)   # a mask cached at T only sliced after (blind63)
     for dtype in (torch.float32, torch.float64):
-        _check_pattern(_get(causal_additive_mask, T, dtype), T, causal_additive_mask)
+        _check_pattern(_get(causal_additive_mask, T, dtype, submission), T, causal_additive_mask)
     D.check_one_token_mask(causal_additive_mask, torch.float64)   # one token: [[0]] in the dtype asked (blind66)
     # the mask is built where it is asked (run once per device: on a GPU a mask left on the CPU fails here,
     # and the runner names gpu_only_failure, the CPU run having passed)
@@ -177,7 +178,7 @@ def test_mask_pattern(causal_additive_mask, device, rng):
 def test_mask_value_is_dtype_min(causal_additive_mask, rng, submission=None):
     T = int(torch.randint(5, 10, (1,), generator=rng))
     for dtype in (torch.float32, torch.float64):
-        M = _get(causal_additive_mask, T, dtype)
+        M = _get(causal_additive_mask, T, dtype, submission)
         _check_pattern(M, T, causal_additive_mask)
         vals = M[torch.ones(T, T, dtype=torch.bool).triu(1)]
         if torch.isinf(vals).any():
@@ -193,7 +194,7 @@ def test_mask_value_is_dtype_min(causal_additive_mask, rng, submission=None):
 def test_mask_float16_finite(causal_additive_mask, rng, submission=None):
     T = int(torch.randint(5, 10, (1,), generator=rng))
     try:
-        M = _get(causal_additive_mask, T, torch.float16)
+        M = _get(causal_additive_mask, T, torch.float16, submission)
     except StudentCodeError as e:
         # torch refuses to write a constant float16 cannot hold ("cannot be converted ... overflow"):
         # the float32 mask of the same code shows which constant it is

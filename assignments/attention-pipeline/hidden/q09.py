@@ -48,7 +48,8 @@ def test_prefix_average_matrix(prefix_average_matrix, rng, submission=None):
     except StudentCodeError as e:   # T rows against T - 1 counts: a second call with T = 2 (naming27)
         # T against T * T, and the source repeats or tiles: the 1-D counts laid end to end (blind36)
         named = D.prefix_average_in_place_int_crash(e, submission) or D.prefix_average_repeated_flat_crash(e, T, submission) \
-            or D.prefix_average_one_short_crash(prefix_average_matrix, e, T)
+            or D.prefix_average_one_short_crash(prefix_average_matrix, e, T) \
+            or D.chained_compare_crash(e, submission, "prefix_average_matrix")   # 0 <= j <= i on tensors (blind79)
         if named is not None:
             raise named from None
         raise

@@ -2234,6 +2234,7 @@ def entropy_judge(fn, expected, what, dtype, variants):
                          or entropy_temperature(fn, got, logits, dtype) or entropy_alias(got, logits, dtype, expected)
                          or entropy_softmax_twice(got, logits, dtype, expected)
                          or entropy_keepdim_missing(got, logits, dtype, expected)
+                         or entropy_sum_binds_log(got, logits, dtype)
                          or entropy_nan_guard_after_sum(got, logits, dtype, expected)
                          or entropy_clamp_max(got, logits, dtype, expected)
                          or entropy_across_rows(got, logits, dtype, expected)
@@ -2475,6 +2476,49 @@ def _keepdim_missing_crash(fn, e, shape):
                                  f"runs and returns the entropy with {how} without keepdim=True: "
                                  + describe("keepdim_missing"))
     return None
+
+
+def _sum_binds_log_replays(logits) -> dict:
+    """(naming78) -p * log(p).sum(-1): the parentheses close before the sum, so the logs are summed over each row first
+    and every probability is multiplied by a row total (shape (T,), broadcast along the last axis); with log(p + eps)
+    or log_softmax. Only on 2-D square logits, where that broadcast runs."""
+    if logits.dim() != 2 or logits.shape[0] != logits.shape[1] or logits.shape[0] < 2:
+        return {}
+    z = logits.double()
+    p = torch.softmax(z, dim=-1)
+    return {"eps": -p * torch.log(p + 1e-9).sum(-1), "log_softmax": -p * torch.log_softmax(z, dim=-1).sum(-1)}
+
+
+def entropy_sum_binds_log(got, logits, dtype) -> Misconception | None:
+    """entropy_sum_outside_product: on square logits the result has the logits' own shape and equals, entry by entry,
+    -p * log(p).sum(-1) on the same logits (and is not the entropy)."""
+    if type(got) is not torch.Tensor or not got.is_floating_point() or tuple(got.shape) != tuple(logits.shape):
+        return None
+    for replay in _sum_binds_log_replays(logits).values():
+        if matching_variants(got, {"v": replay}, dtype):
+            return Misconception("entropy_sum_outside_product", f"softmax_entropy(logits) has shape "
+                                 f"{tuple(got.shape)}, the logits' own shape, and equals -p * log(p).sum(-1) on the "
+                                 "same logits, entry by entry: " + describe("entropy_sum_outside_product"))
+    return None
+
+
+def _sum_binds_log_crash(fn, e, shape) -> Misconception | None:
+    """A size mismatch between the last axis (a) and the rows (b) on non-square logits, and a second call on square
+    (6, 6) logits that runs and equals -p * log(p).sum(-1) there: entropy_sum_outside_product."""
+    found = _SIZE_MISMATCH.search(e.message or "") if e.exc_type == "RuntimeError" else None
+    if found is None or len(shape) < 2 or (int(found.group(1)), int(found.group(2))) != (shape[-1], shape[-2]):
+        return None
+    probe = torch.randn(6, 6, generator=torch.Generator().manual_seed(78)) * 2
+    try:
+        got = fn(probe.clone())
+    except StudentCodeError:
+        return None
+    if entropy_sum_binds_log(got, probe, probe.dtype) is None:
+        return None
+    return Misconception("entropy_sum_outside_product", f"softmax_entropy raised {e.exc_type}: "
+                         f"{e.message.splitlines()[0][:120]} on a {shape} input; on square (6, 6) logits it runs, "
+                         "returns a (6, 6) tensor, and that equals -p * log(p).sum(-1), entry by entry: "
+                         + describe("entropy_sum_outside_product"))
 
 
 def entropy_softmax_twice(got, logits, dtype, expected):
@@ -3425,7 +3469,8 @@ def entropy_crash(fn, e, shape) -> Misconception | None:
                              f"are summed in chunks of {fixed.group(1)} too: " + describe("entropy_rows_hard_coded"))
     named = (_dim_past_last(fn, e, shape) or _entropy_2d_only(fn, e, shape) or _bmm_2d_only(fn, e, shape)
              or _matrix_product_2d(fn, e, shape) or _entropy_assert_dims(fn, e, shape)
-             or _keepdim_missing_crash(fn, e, shape) or _scores_as_probs_crash(fn, e, shape))
+             or _keepdim_missing_crash(fn, e, shape) or _scores_as_probs_crash(fn, e, shape)
+             or _sum_binds_log_crash(fn, e, shape))
     if named is not None:
         return named
     if e.exc_type not in ("RuntimeError", "ValueError") or not any(m in (e.message or "") for m in _SCALAR_CRASH):
@@ -3644,7 +3689,7 @@ def mha_crash(fn, e, X, Ws, n_heads, submission=None):
         or head_width_parity_assert(fn, e, X, n_heads) or library_misread_crash(e, submission) or fused_rows_crash(e, X, Ws, submission) \
         or heads_missing(fn, e, X, Ws, n_heads, submission) or width_from_tokens(fn, e, X, Ws, n_heads) \
         or constant_width(fn, e, X, Ws, n_heads) or buffer_like_weights(fn, e, X, Ws, n_heads) \
-        or overlapping_heads_crash(fn, e, X, Ws, n_heads)
+        or overlapping_heads_crash(fn, e, X, Ws, n_heads) or head_slice_end_one_back(fn, e, X, Ws, n_heads)
     if named is None:
         _raise_if_list_from_earlier_call(fn, e, X, Ws, n_heads)
     found = _MATMUL.search(e.message or "")
@@ -4603,6 +4648,34 @@ def split_by_count_variants(X, W_Q, W_K, W_V, W_O, n_heads):
                  for i in range(d_k)]
         out[f"mha_split_by_head_count/{tag}"] = torch.cat(heads, dim=-1) @ W_O.double()
     return out
+
+
+def head_slice_end_one_back(fn, e, X, Ws, n_heads) -> Misconception | None:
+    """(naming78) mha_head_slice_end_one_back: torch's (T x (d_model - d_k)) @ (d_model x d_model) message, and a
+    second call with a W_O of d_model - d_k rows (seeded) that runs and equals ONE head of attention on the first
+    d_model - d_k columns of Q, K, V (scaled by 1/sqrt(d_k)) times it: each head sliced h * d_k : (h - 1) * d_k, head
+    0 ending at -d_k (a negative end counts from the right) and every later head empty."""
+    found = _MATMUL.search(e.message or "")
+    T, d_model = X.shape
+    d_k = d_model // n_heads
+    if e.exc_type != "RuntimeError" or not found or n_heads < 2 or d_model > 512 \
+            or tuple(int(x) for x in found.groups()) != (T, d_model - d_k, d_model, d_model):
+        return None
+    w = d_model - d_k
+    W_O = torch.randn((w, d_model), generator=torch.Generator().manual_seed(78), dtype=X.dtype) * w ** -0.5
+    try:
+        again = fn(X, Ws[0], Ws[1], Ws[2], W_O, n_heads)
+    except StudentCodeError:
+        return None
+    Q, K, V = (X.double() @ W.double() for W in Ws[:3])
+    one = ref.attention(Q[:, :w], K[:, :w], V[:, :w], d_k)[0] @ W_O.double()
+    if type(again) is not torch.Tensor or not matching_variants(again, {"one": one}, X.dtype):
+        return None
+    return Misconception("mha_head_slice_end_one_back", f"your code raised {e.exc_type}: {found.group(0)}: the heads "
+                         f"concatenate to {w} = d_model - d_k columns ({n_heads} heads of d_k = {d_k}); given a W_O "
+                         f"of {w} rows it runs, and its output is one head of attention on the first {w} columns of "
+                         "Q, K, V times it (head 0's slice ends at -d_k, every later head is empty): "
+                         + describe("mha_head_slice_end_one_back"))
 
 
 def constant_width(fn, e, X, Ws, n_heads):
@@ -6194,7 +6267,75 @@ _LIST_OF_TUPLES = re.compile(r"^expected Tensor as element (\d+) in argument 0, 
 _W_O_COLUMNS = re.compile(r"\bW_?[oO]\w*\s*\[\s*:\s*,")
 
 
-def mha_crash_said(e: StudentCodeError, attention, X, Ws, n_heads) -> Exception | None:
+def _low_heads_replay(attention, X, Ws, n_heads, low):
+    """(naming78) multi-head attention with the student's own attention run on `low` copies of each head's Q, K, V
+    slices (projections in X's dtype) and each head cast back to X's dtype, times W_O; None where their attention
+    raises or returns no (output, ...) tensor pair."""
+    d_k = X.shape[-1] // n_heads
+    Q, K, V = (X @ W for W in Ws[:3])
+    heads = []
+    for h in range(n_heads):
+        cols = slice(h * d_k, (h + 1) * d_k)
+        try:
+            out = attention(Q[:, cols].to(low), K[:, cols].to(low), V[:, cols].to(low), d_k)
+        except StudentCodeError:
+            return None
+        if not (isinstance(out, tuple) and out and type(out[0]) is torch.Tensor and out[0].dtype == low):
+            return None
+        heads.append(out[0].to(X.dtype))
+    return torch.cat(heads, dim=-1) @ Ws[3]
+
+
+def heads_low_precision(fn, attention, X, Ws, n_heads, got=None, e=None) -> Misconception | None:
+    """mha_heads_low_precision (naming78): each head's attention run on float16 (or bfloat16) copies of its Q, K, V
+    slices and cast back. A wrong result (`got`) that equals that replay, made with the student's own attention, on
+    the same input (and not the right answer); or a crash (`e`) where a second call on a fresh small input (up to 4
+    seeded draws where the replay runs) gives that replay there. Only for float32/float64 inputs, d_model <= 256."""
+    if X.dtype not in (torch.float32, torch.float64) or n_heads < 1 or X.shape[-1] % n_heads or X.shape[-1] > 256:
+        return None
+    right = ref.multi_head_attention(X.double(), *(w.double() for w in Ws), n_heads)
+    for low, said in ((torch.float16, "float16"), (torch.bfloat16, "bfloat16")):
+        if got is not None:
+            replay = _low_heads_replay(attention, X, Ws, n_heads, low)
+            if replay is None or type(got) is not torch.Tensor or got.dtype != X.dtype \
+                    or matching_variants(got, {"right": right}, X.dtype) \
+                    or not matching_variants(got, {"v": replay}, X.dtype, expected=right):
+                continue
+            return Misconception("mha_heads_low_precision", f"multi_head_attention(...) is wrong: it equals, on the "
+                                 f"same input, your attention run on {said} copies of each head's Q, K, V and cast "
+                                 f"back to {str(X.dtype).split('.')[-1]}: " + describe("mha_heads_low_precision"))
+        elif e is not None:
+            g = torch.Generator().manual_seed(78)
+            for _ in range(4):
+                X2 = torch.randn((4, X.shape[-1]), generator=g, dtype=X.dtype)
+                replay = _low_heads_replay(attention, X2, Ws, n_heads, low)
+                if replay is None:
+                    continue
+                right2 = ref.multi_head_attention(X2.double(), *(w.double() for w in Ws), n_heads)
+                try:
+                    again = fn(X2, *Ws, n_heads)
+                except StudentCodeError:
+                    continue
+                if type(again) is torch.Tensor and not matching_variants(again, {"right": right2}, X.dtype) \
+                        and matching_variants(again, {"v": replay}, X.dtype, expected=right2):
+                    raised = (e.message or "").strip().splitlines()
+                    return Misconception("mha_heads_low_precision", f"your code raised {e.exc_type}"
+                                         f"{': ' + raised[0][:120] if raised else ''}; on a new "
+                                         f"input of 4 tokens it runs, and its output is your attention run on {said} "
+                                         "copies of each head's Q, K, V and cast back (float16 weights can miss a "
+                                         "1e-5 row-sum check): " + describe("mha_heads_low_precision"))
+                break
+    return None
+
+
+def raise_if_heads_low_precision(fn, attention, got, X, Ws, n_heads) -> None:
+    """heads_low_precision on a wrong result, raised."""
+    named = heads_low_precision(fn, attention, X, Ws, n_heads, got=got)
+    if named is not None:
+        raise named
+
+
+def mha_crash_said(e: StudentCodeError, attention, X, Ws, n_heads, fn=None) -> Exception | None:
     """Crashes named from their own words and sizes: torch.cat / torch.stack given a list of tuples where the
     student's attention returns an (output, weights) pair (checked on head 0: the heads' pairs were never
     unpacked, mha_heads_kept_as_pairs); or a (T, d_k) head times a (d_model, d_k) block, a column block of a
@@ -6206,6 +6347,8 @@ def mha_crash_said(e: StudentCodeError, attention, X, Ws, n_heads) -> Exception 
     T, d_model = X.shape[-2], X.shape[-1]
     if n_heads < 1 or d_model % n_heads:
         return None
+    if e.exc_type == "AssertionError" and fn is not None:
+        return heads_low_precision(fn, attention, X, Ws, n_heads, e=e)
     d_k = d_model // n_heads
     if e.exc_type == "TypeError" and _LIST_OF_TUPLES.search(first):
         q, k, v = (X @ W[:, :d_k] for W in Ws[:3])
@@ -7099,6 +7242,26 @@ def _truth_value(node, tree, depth=0) -> bool:
     return False
 
 
+_GRADED_NAMES = frozenset({"attention", "multi_head_attention", "softmax_entropy", "dot_product_variance",
+                           "entropy_table"})
+
+
+def _probes_graded_function(node, tree, depth=0) -> bool:
+    """(naming78) The truth value calls one of the notebook's graded functions (attention(X, X, X), ...) directly or
+    through a name bound in the cell: a probe whose outcome picks the letter. Then (if_false, if_true)[flag] is read
+    as the student wrote it, and what is wrong is what the probe measures (answer_computed_by_code), not the order."""
+    import ast
+    for n in ast.walk(node):
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in _GRADED_NAMES:
+            return True
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and tree is not None and depth < 3 \
+                and n.id not in _GRADED_NAMES:
+            bound = _bound_in(tree, n.id)
+            if bound is not None and _probes_graded_function(bound, tree, depth + 1):
+                return True
+    return False
+
+
 def _mechanical_pick(tree, nodes, value, literals) -> str | None:
     """How the cell's code picked this letter mechanically, whatever the student meant (None: not one of these):
     max/min/sorted over a dict with no key= (it compares the letters, the keys); a string or tuple of letters indexed
@@ -7143,7 +7306,7 @@ def _mechanical_pick(tree, nodes, value, literals) -> str | None:
             (isinstance(last.value, ast.Constant) and isinstance(last.value.value, str) and len(last.value.value) >= 2)
             or (isinstance(last.value, (ast.Tuple, ast.List)) and all(
                 isinstance(e, ast.Constant) and isinstance(e.value, str) for e in last.value.elts))) \
-            and _truth_value(last.slice, tree) and value in (
+            and _truth_value(last.slice, tree) and not _probes_graded_function(last.slice, tree) and value in (
                 [last.value.value[0], last.value.value[1]] if isinstance(last.value, ast.Constant)
                 else [e.value for e in last.value.elts[:2]]):
         return ("a truth value used as an index counts as 0 (False) or 1 (True), so (if_false, if_true)[flag] "
@@ -8224,9 +8387,11 @@ _LOW_DTYPES = ((torch.bfloat16, "bfloat16"), (torch.float16, "float16"))
 
 def _low_precision_tables(dims, seed, dtype):
     """The lesson's table with q and k in `dtype`, two ways of drawing them (float32 draws cast, or drawn in the
-    dtype): [(raw_std, scaled_std, H_raw, H_scaled) rows as a float64 (len(dims), 4) tensor] per way."""
+    dtype), and (naming78) float32 draws cast for the matmul only, its scores cast back to float32 (q.half() @
+    k.half().T then .float()): [(raw_std, scaled_std, H_raw, H_scaled) rows as a float64 (len(dims), 4) tensor] per
+    way."""
     tables = []
-    for cast in (True, False):
+    for cast, back in ((True, False), (False, False), (True, True)):
         rows = []
         for d in dims:
             g = torch.Generator().manual_seed(seed)     # torch.manual_seed(seed)'s stream, not the grader's shared one
@@ -8235,6 +8400,7 @@ def _low_precision_tables(dims, seed, dtype):
             else:
                 q, k = torch.randn(1, d, dtype=dtype, generator=g), torch.randn(5, d, dtype=dtype, generator=g)
             raw = (q @ k.T)[0]
+            raw = raw.float() if back else raw
             scaled = raw / d ** 0.5
             rows.append([float(raw.std()), float(scaled.std()), float(ref.softmax_entropy(raw)),
                          float(ref.softmax_entropy(scaled))])

@@ -1156,4 +1156,19 @@ MISCONCEPTIONS = {
                            "into range(1, T_q)): Python counts from 0, so row 0 of the weights is never computed "
                            "(it stays 0 and does not sum to 1) and the first output row is 0; loop over "
                            "range(T_q), or compute all rows at once (Q @ K.T)",
+    "entropy_sum_outside_product": "closing the parentheses before the sum: -p * log(p).sum(-1) (or -(p) * "
+                                   "(p + eps).log().sum(-1)) sums the logs over each row first and multiplies every "
+                                   "probability by that row total, so the result has the logits' shape (and raises "
+                                   "on non-square logits) instead of one entropy a row; sum the products: "
+                                   "-(p * log(p)).sum(-1)",
+    "mha_head_slice_end_one_back": "ending each head's slice at (h - 1) * d_k instead of (h + 1) * d_k (~-h is "
+                                   "h - 1, bitwise not; -~h is h + 1): head 0's slice 0 : -d_k takes every column "
+                                   "but the last head's (a negative end counts from the right) and every later head "
+                                   "is empty, so the heads concatenate to d_model - d_k columns; end head h's slice "
+                                   "at (h + 1) * d_k",
+    "mha_heads_low_precision": "running each head's attention on float16 (or bfloat16) copies of its Q, K, V "
+                               "and casting the result back: the dtype comes back right, but float16 keeps about 3 "
+                               "digits, so every head carries rounding errors near 1e-3 (and float16 weights can "
+                               "miss a 1e-5 row-sum check, so attention's own assert may fail); keep the heads in "
+                               "the input's dtype",
 }

@@ -92,6 +92,7 @@ def _check(fn, attention, X, Ws, n_heads, expected=None, submission=None, earlie
                 D.nondeterministic_said(submission, fn, (X, *Ws, n_heads), got, "multi_head_attention(...)")
             D.raise_if_residual(got, X, Ws, expected)
             D.raise_if_layer_norm(got, X, expected)
+            D.raise_if_heads_low_precision(fn, attention, got, X, Ws, n_heads)   # naming78
             factor = D.output_factor(got, X, expected, n_heads)
             if factor:
                 raise AssertionError(f"{failure}{factor}") from None
@@ -135,7 +136,7 @@ def _check(fn, attention, X, Ws, n_heads, expected=None, submission=None, earlie
             or D.mha_crash(fn, e, X, Ws, n_heads, submission) \
             or D.mha_dtype_crash(fn, e, X, Ws, n_heads) or D.batched_heads_crash(attention, e, X, Ws, n_heads) \
             or D.values_length_heads_crash(e, X, Ws, n_heads) \
-            or D.values_row_chunked(fn, e, X, Ws, n_heads) or D.mha_crash_said(e, attention, X, Ws, n_heads) \
+            or D.values_row_chunked(fn, e, X, Ws, n_heads) or D.mha_crash_said(e, attention, X, Ws, n_heads, fn) \
             or D.mha_merge_crash(e, X, Ws, n_heads) or D.mha_counter_advanced(fn, e, X, Ws, n_heads) \
             or D.split_points_crash(e, X, n_heads, submission) or D.row_chunk_crash(fn, e, X, Ws, n_heads, submission)
         if named is not None:

@@ -625,8 +625,21 @@ def sdpa_mask_opens_key_zero(Q, K, V, mask=None, dead_only=False):
     return ref.scaled_dot_product_attention(Q, K, V, keep)
 
 
+def sdpa_inverted_finite_bias(Q, K, V, mask=None):
+    """naming round 78 (blind79): the mask's polarity reversed as an added finite bias, scores + mask * -1e9 (-1e9
+    where the key MAY be seen): a query that may see every key gets the same bias on all of them, which the softmax
+    drops (its row right, to the rounding of s - 1e9), where masked_fill(mask, -inf) would leave it no key; the
+    queries with no allowed key zeroed. None unless some query may see every key (else inverted_mask's own replay)."""
+    if mask is None or mask.dtype != torch.bool or mask.dim() < 1 or not bool(mask.all(dim=-1).any()):
+        return None
+    s = _scores(Q, K, math.sqrt(Q.shape[-1]))
+    w = ref.stable_softmax(s + mask.to(s.dtype) * -1e9, dim=-1)
+    return _out(_dead_rows_zeroed(w, mask), V, Q)
+
+
 # {key: function}; "key/detail" is one way of making the mistake `key`
 VARIANT_FUNCTIONS = {
+    "inverted_mask/finite_bias": sdpa_inverted_finite_bias,       # naming round 78: s + mask * -1e9
     "mask_transposed_to_scores": sdpa_mask_mirrored,        # round58
     "mask_opens_key_zero": sdpa_mask_opens_key_zero,        # round59: mask[..., 0] = True against the 0/0 NaN
     "mask_opens_key_zero/dead_rows": lambda Q, K, V, mask=None: sdpa_mask_opens_key_zero(Q, K, V, mask, True),
@@ -2786,7 +2799,8 @@ def weight_variants(Q, K, mask=None, d_v=None) -> dict[str, torch.Tensor]:
     out = {k: v.to(torch.float64) for k, v in wrong_variants(Q.double(), K.double(), eye, mask).items()
            if k.split("/")[0] not in ("scores_as_output", "weights_transposed", "values_weighted_by_scores",
                                       "scale_by_d_v", "scale_by_T", "causal_mask_forced",
-                                      "weights_times_wrong_input")}
+                                      "weights_times_wrong_input")
+           and k != "inverted_mask/finite_bias"}     # the hand trace's: name_keep_mask_penalty reads the source
     for key, f in VARIANT_FUNCTIONS.items():
         if key in out and hasattr(f, "weights"):
             out[key] = f.weights(Q.double(), K.double(), mask)
@@ -2881,6 +2895,67 @@ def name_number(got, expected, candidates, what, atol):
            if near(got, v)):
         return
     raise Misconception(key, f"{what} is {got:.6g}, what this mistake gives: {describe(key)}")
+
+
+RESEED_NODES_MAX = 20_000     # the most nodes of the submission's cells read for the draws' seeding
+
+
+def _seeds(node) -> bool:
+    """Whether `node` holds a call of manual_seed (torch.manual_seed, torch.random.manual_seed, manual_seed)."""
+    return any(isinstance(n, ast.Call) and (getattr(n.func, "attr", None) == "manual_seed"
+                                            or getattr(n.func, "id", None) == "manual_seed") for n in ast.walk(node))
+
+
+def _reseeded_draws(submission) -> set[str]:
+    """The names among Q and K whose draw is seeded anew (read with ast, never run): assigned a call of a def of the
+    cells whose body calls manual_seed (`Q = draw(2, 5, 8)`, also in a tuple `Q, K = draw(..), draw(..)`), or
+    assigned a call right after a statement of the same cell that calls manual_seed, with no draw between."""
+    try:
+        trees = [parse(c) for c in (cells_of(submission) if submission is not None else [])[:200]]
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return set()
+    if sum(1 for t in trees for _ in ast.walk(t)) > RESEED_NODES_MAX:
+        return set()
+    seeding = {n.name for t in trees for n in ast.walk(t)
+               if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(_seeds(b) for b in n.body)}
+    found: set[str] = set()
+    for tree in trees:
+        seeded = False
+        for stmt in tree.body:
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                continue
+            if not isinstance(stmt, ast.Assign):
+                seeded = seeded or _seeds(stmt)
+                continue
+            pairs = []
+            for target in stmt.targets:
+                if isinstance(target, ast.Name):
+                    pairs.append((target.id, stmt.value))
+                elif isinstance(target, ast.Tuple) and isinstance(stmt.value, ast.Tuple) \
+                        and len(target.elts) == len(stmt.value.elts):
+                    pairs += [(t.id, v) for t, v in zip(target.elts, stmt.value.elts) if isinstance(t, ast.Name)]
+            for name, value in pairs:
+                call = isinstance(value, ast.Call)
+                if name in ("Q", "K") and call and (seeded or getattr(value.func, "id", None) in seeding):
+                    found.add(name)
+            if any(isinstance(v, ast.Call) for _n, v in pairs):
+                seeded = False
+    return found
+
+
+def name_reseeded_draws(raw, submission, atol) -> None:
+    """q2, naming round 78 (blind78 q2_draw_helper_reseeds_on_every_call_so_q_k_and_v_are_the_same_tensor):
+    raw_score_var is the variance of Q Q^T of the example (what keys_are_queries replays) AND the submission draws
+    both Q and K seeded anew (a helper that calls manual_seed, or a seed line before each): K is Q because the
+    stream restarts, not because the scores were written Q @ Q^T: reseeded_each_draw."""
+    Q, K, _ = ref._batched_example()
+    if not any(abs(raw - float((t @ t.transpose(-2, -1)).var())) <= atol for t in (Q, K)):
+        return
+    if _reseeded_draws(submission) != {"Q", "K"}:
+        return
+    raise Misconception("reseeded_each_draw", f"raw_score_var is {raw:.6g}, the variance of Q Q^T: your cell seeds "
+                        "the random stream again before drawing K, so K is the same tensor as Q: "
+                        + describe("reseeded_each_draw"))
 
 
 def score_statistics(divisor=1.0):
@@ -6505,6 +6580,53 @@ def name_remainder_for_quotient(value, what, submission) -> None:
                     lambda text, node: f"`{text}` is the remainder of the division, not its quotient")
 
 
+def _carets_as_powers(source):
+    """The cell's text with each `^` operator token written `**` (the power the student meant, bound as tightly as a
+    power binds: (2 * T) ^ 2 // T ** 2 is (2 * T) ** 2 // T ** 2 again), or None where it has none or cannot be read."""
+    try:
+        spots = [t.start for t in tokenize.generate_tokens(io.StringIO(source).readline)
+                 if t.type == tokenize.OP and t.string == "^"]
+    except (tokenize.TokenError, SyntaxError, IndentationError, ValueError, RecursionError, MemoryError):
+        return None
+    if not spots or len(spots) > POWER_PAIRS_MAX:
+        return None
+    lines = source.splitlines(keepends=True)
+    for row, col in reversed(spots):
+        lines[row - 1] = lines[row - 1][:col] + "**" + lines[row - 1][col + 1:]
+    return "".join(lines)
+
+
+def _assignments(tree):
+    return [s for s in tree.body if isinstance(s, ast.Assign) and len(s.targets) == 1][:200]
+
+
+def name_caret_for_power(value, what, submission) -> None:
+    """q8, naming round 78 (blind79 q8_cost_ratio_written_with_caret_for_power): cost_ratio = 2 ^ 2 (xor: 0) where
+    2 ** 2 is meant: the cell's assignments give the value as written, and the right ratio once its ^ are replayed
+    as ** (a ^ whose power would not give the right ratio names nothing): caret_is_xor."""
+    right = getattr(ref, what, None)
+    if type(value) is not int or type(right) is not int or value == right:
+        return
+    try:
+        for source, tree in _last_answer_cell(submission, what):
+            stmts = _assignments(tree)
+            if not _small_enough(stmts) or _fold_assignments(stmts, what) != value:
+                continue
+            fixed = _carets_as_powers(source)
+            if fixed is None:
+                continue
+            again = _assignments(parse(fixed))
+            if not _small_enough(again) or _fold_assignments(again, what) != right:
+                continue
+            shown = [ast.get_source_segment(source, s) or "" for s in stmts if isinstance(s.value, ast.BinOp)
+                     and any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.BitXor) for n in ast.walk(s.value))]
+            raise Misconception("caret_is_xor", f"{what} is {value:,}: `{shown[0][:80] if shown else '^'}` uses ^, "
+                                f"a bitwise xor (with ** for each ^ your cell gives {right:,}, the right value): "
+                                + describe("caret_is_xor"))
+    except (SyntaxError, RecursionError, MemoryError, ValueError, TypeError, AttributeError):
+        return
+
+
 def name_trace_mask_fill_nan(got, softmax, mask_fn, submission) -> None:
     """q6, round54 (blind54 q6_blocked_scores_filled_with_nan_as_missing_data): weights3_causal NaN exactly where the
     student's own softmax of scores3.masked_fill(~causal_mask(3), nan) is NaN (the other entries equal to it), the
@@ -6593,6 +6715,7 @@ def ratio_int(value, what, submission) -> int:
     (name_remainder_for_quotient)."""
     got = expect_int(value, what)
     name_remainder_for_quotient(got, what, submission)
+    name_caret_for_power(got, what, submission)          # naming round 78: 2 ^ 2 (xor, 0) for 2 ** 2
     name_count_over_itself(got, what, submission)       # round59: the same list entry on both sides
     return got
 

@@ -348,6 +348,9 @@ MISCONCEPTIONS = {
     "power_typed_as_e_notation": "writing a power of two in e-notation: 2e20 is 2 x 10^20 (a float), not 2^20; "
                                  "write the power with **, 2 ** 20 or 1024 ** 2",
     "cost_cubic_in_T": "thinking the scores cost T^3 like a matrix inverse: T^2 scores of d_k multiply-adds each",
+    "reseeded_each_draw": "calling torch.manual_seed before each draw (a helper that seeds and then draws, or a seed "
+                          "line before each tensor): every draw restarts the same random stream, so K (and V) come out "
+                          "equal to Q and the scores are Q Q^T; seed once, then draw Q, K and V in turn",
     "caret_is_xor": "writing a power with ^, which Python reads as bitwise xor (1024 ^ 2 is 1026): write 1024 ** 2",
     "madds_without_d_k": "counting one multiply-add per score: each score q.k is a dot product of length d_k, so "
                          "Q K^T costs T^2 d_k multiply-adds",

@@ -86,6 +86,7 @@ def _check_variances(raw, scaled, submission=None):
         diag.name_score_distances(raw, scaled, ATOL)
         diag.name_one_sequence_keys(raw, scaled, [r for r, _ in _other_values(n)])    # round44: Q @ K[0].T
         diag.name_slice_centred_variance(raw, scaled, [r for r, _ in _other_values(n)], ATOL)   # round45: row means
+        diag.name_reseeded_draws(raw, submission, ATOL)     # naming round 78: manual_seed before each draw
         diag.name_number(raw, ref.raw_score_var, {"raw_variance_of_scaled_scores": inplace,
                                                   **diag.score_statistics_to_rounding(raw)}, "raw_score_var", ATOL)
         if raw > 0 and abs(scaled * 8 - raw) < 1e-4 * raw and abs(raw - 8) > ATOL:
