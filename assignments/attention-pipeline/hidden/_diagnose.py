@@ -190,15 +190,22 @@ def raise_if_other_dtype(got: object, expected: torch.Tensor, want: torch.dtype,
                             f"{got.dtype}): " + describe("dtype_changed"))
 
 
+RANDOM_TRIES = 4   # calls compared with the first one before a function is taken to be deterministic
+
+
 def raise_if_random(fn: Callable[..., object], args: tuple[Any, ...], kwargs: Mapping[str, Any], what: str) -> None:
-    """nondeterministic when two more calls of `fn` on the same inputs differ (dropout left in training mode:
+    """nondeterministic when more calls of `fn` on the same inputs differ (dropout left in training mode:
     F.dropout's training=True default); only once a check has failed, so a right answer pays nothing."""
     try:
         first = fn(*args, **kwargs)
     except Exception:  # noqa: BLE001 - no first value: no evidence of randomness
         return
     try:
-        checks.raise_if_nondeterministic(fn, args, kwargs, first, what)
+        # up to RANDOM_TRIES calls against the first: on softmax weights as peaked as q05's float16 rows, a dropout
+        # that zeroes only near-zero entries leaves two calls equal within float16's tolerance (one make test's
+        # run lost the name on test_weights_float16_stable so; the failing call had dropped a large entry)
+        for _ in range(RANDOM_TRIES):
+            checks.raise_if_nondeterministic(fn, args, kwargs, first, what)
     except Misconception as m:   # an nn.Dropout module in the notebook: its own switch said (naming round 76)
         # not where the notebook already switches a module out of training mode (red-team round 139:
         # `tnn.Dropout(0.1).eval()` beside torch.randn_like noise was told to call .eval() on it)
