@@ -323,3 +323,28 @@ def test_last_function_def_parses_a_cell_that_only_mentions_the_def_once(monkeyp
     assert first is not None and second is not None and first is not second and first.name == "attention"
     assert all(parsed.count(d) <= 1 for d in decoys), [parsed.count(d) for d in decoys]
     assert source_checks.last_function_def(decoys, "attention") is None
+
+
+# --- linear_bias_kept: the one reader of an nn.Linear's default bias, shared by three assignments' diagnoses -------
+
+from autograder.grading.source_checks import linear_bias_kept  # noqa: E402
+
+
+@pytest.mark.parametrize("call, kept", [
+    ("nn.Linear(4, 4)", True),
+    ("torch.nn.Linear(4, 4, dtype=x.dtype)", True),
+    ("Linear(in_features=4, out_features=4, bias=True)", True),
+    ("nn.Linear(4, 4, True)", True),
+    ("nn.Linear(4, 4, bias=False)", False),
+    ("nn.Linear(4, 4, False)", False),
+    ("nn.Linear(4, 4, bias=use_bias)", False),      # unknown: not evidence of the default
+    ("nn.Linear(4, 4, **options)", False),           # may carry bias=False
+    ("nn.Linear(*sizes)", False),
+    ("nn.Linear(4, 4, bias=0)", False),
+    ("nn.Bilinear(4, 4, 4)", None),
+    ("F.linear(x, w)", None),
+    ("x.Linear", None),
+])
+def test_linear_bias_kept_reads_each_spelling(call: str, kept: bool | None) -> None:
+    import ast
+    assert linear_bias_kept(ast.parse(call, mode="eval").body) is kept

@@ -2127,3 +2127,18 @@ def return_inside_loop(cells: Sequence[str], name: str) -> tuple[str, str] | Non
                 and isinstance(loop.body[-1], ast.Return)):
             return fn.name, _cut_line(loop.body[-1])
     return None
+
+
+def linear_bias_kept(node: ast.AST) -> bool | None:
+    """For a call that builds a Linear layer (`nn.Linear(...)`, `torch.nn.Linear(...)`, `Linear(...)`): whether it
+    keeps the default bias, a randomly initialised one (bias= absent or the constant True, a third positional
+    argument absent or True, nothing unpacked with * or ** that could carry bias=False). None for any other node."""
+    if not isinstance(node, ast.Call):
+        return None
+    func = node.func
+    if (func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)) != "Linear":
+        return None
+    if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
+        return False
+    flags = [k.value for k in node.keywords if k.arg == "bias"] + node.args[2:3]
+    return all(isinstance(f, ast.Constant) and f.value is True for f in flags)

@@ -6924,10 +6924,10 @@ LINEAR_CELL_CHARS = 20000   # a cell longer than this is not read for its nn.Lin
 
 def _linear_with_bias(submission: object) -> str | None:
     """The source of the first `nn.Linear(...)` (or `Linear(...)`) call in the notebook's code cells that keeps
-    its default bias (no `bias=False`, no third positional False); None where there is none. Bounded: only cells
+    its default bias (source_checks.linear_bias_kept); None where there is none. Bounded: only cells
     whose text says Linear, each at most LINEAR_CELL_CHARS, parsed once."""
     from autograder.grading.pyparse import parse, unparse
-    from autograder.grading.source_checks import cells_of
+    from autograder.grading.source_checks import cells_of, linear_bias_kept
     for source in cells_of(submission) if submission is not None else []:
         if "Linear" not in source or len(source) > LINEAR_CELL_CHARS:
             continue
@@ -6936,11 +6936,7 @@ def _linear_with_bias(submission: object) -> str | None:
         except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
             continue
         for n in ast.walk(tree):
-            if not (isinstance(n, ast.Call) and (isinstance(n.func, ast.Attribute) and n.func.attr == "Linear"
-                                                 or isinstance(n.func, ast.Name) and n.func.id == "Linear")):
-                continue
-            flag = [k.value for k in n.keywords if k.arg == "bias"] + n.args[2:3]
-            if not any(isinstance(f, ast.Constant) and f.value in (False, 0, None) for f in flag):
+            if linear_bias_kept(n):
                 return unparse(n)[:60]
     return None
 

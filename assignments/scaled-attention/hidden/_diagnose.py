@@ -1026,11 +1026,11 @@ def confirm_size_scale(fn, key, said):
 
 def _default_bias_linear(submission) -> bool:
     """True where multi_head_attention (or anything it calls) builds nn.Linear layers, touches no `.bias` and uses
-    no dropout, and every Linear(...) call in the notebook's cells leaves `bias` at its default (no bias= keyword, or
-    bias=True). Bounded: cells under 20,000 characters, at most 20,000 nodes each."""
+    no dropout, and every Linear(...) call in the notebook's cells leaves `bias` at its default
+    (source_checks.linear_bias_kept). Bounded: cells under 20,000 characters, at most 20,000 nodes each."""
     import ast
     import itertools
-    from autograder.grading.source_checks import SourceUnreadable, cells_of, function_uses_attribute
+    from autograder.grading.source_checks import SourceUnreadable, cells_of, function_uses_attribute, linear_bias_kept
     try:
         cells = cells_of(submission)
         if not function_uses_attribute(cells, "multi_head_attention", "Linear") or function_uses_attribute(
@@ -1042,13 +1042,10 @@ def _default_bias_linear(submission) -> bool:
     for cell in cells[:200]:
         tree = _parsed(cell) if len(cell) <= 20_000 and "Linear" in cell else None
         for n in itertools.islice(ast.walk(tree), 20_000) if tree is not None else ():
-            if isinstance(n, ast.Call) and (getattr(n.func, "attr", None) == "Linear"
-                                            or isinstance(n.func, ast.Name) and n.func.id == "Linear"):
-                bias = next((k.value for k in n.keywords if k.arg == "bias" or k.arg is None), None)
-                if bias is not None and not (isinstance(bias, ast.Constant) and bias.value is True) \
-                        or len(n.args) > 2:
-                    return False
-                built += 1
+            kept = linear_bias_kept(n)
+            if kept is False:
+                return False
+            built += kept is True
     return built > 0
 
 

@@ -6369,7 +6369,7 @@ def name_count_from_another_rule(got, name, submission, T, d_k):
     element_size() or .itemsize in the assignment that binds it (read with ast, never run): 4 alone could be
     cost_ratio's value, so the cell's own words are the evidence."""
     name_madds_flops_both_products(got, name, submission, T, d_k)      # round62: 4 T^2 d, both products' FLOPs
-    name_round76_count(got, name, submission, T, d_k)      # naming round 76: a layer's bias, a symmetric matrix
+    name_layer_or_symmetric_count(got, name, submission, T, d_k)      # naming round 76: a layer's bias, a symmetric matrix
     if name == "score_madds" and got == T ** 3:
         raise Misconception("madds_n_cubed_rule", f"score_madds is {got:,} = T^3 = {T}^3: "
                             + describe("madds_n_cubed_rule"))
@@ -9952,7 +9952,7 @@ def _answer_text(submission, name: str) -> str:
     return "\n".join(cells[i][:20000] for i in cells_assigning(cells, name)).lower()
 
 
-def name_round76_count(got, name, submission, T, d_k) -> None:
+def name_layer_or_symmetric_count(got, name, submission, T, d_k) -> None:
     """q8, naming round 76. blind76 q8_score_madds_counted_as_nn_linear_parameters_times_tokens_bias_included:
     score_madds = T^2 (d_k + 1), a Linear(d_k, T)'s weights and bias times T queries, with a layer (a Linear(...)
     call, a bias, .parameters(), a dense layer) in its cell's text: madds_layer_bias_counted (without those words the number is said in
@@ -10197,8 +10197,8 @@ _BIAS_ELSEWHERE = frozenset({
 
 
 def _linear_left_with_bias(tree) -> str | None:
-    """A Linear(...) call (nn.Linear, torch.nn.Linear, Linear) without bias=False in the cell's `tree`, where the cell
-    never touches a `.bias` (zeros_, .zero_(), .fill_, = ...) nor passes bias= (or **keywords, or *arguments) at all,
+    """A Linear(...) call that keeps its default bias (source_checks.linear_bias_kept) in the cell's `tree`, where the
+    cell never touches a `.bias` (zeros_, .zero_(), .fill_, = ...),
     nor sets parameters another way or draws anything else at random (_BIAS_ELSEWHERE): the layer keeps its default,
     randomly initialised bias. The call as written (cut to 60 characters); None where none. Bounded walk."""
     import itertools
@@ -10211,10 +10211,9 @@ def _linear_left_with_bias(tree) -> str | None:
     if any((getattr(n, "attr", None) if isinstance(n, ast.Attribute) else getattr(n, "id", None)) in _BIAS_ELSEWHERE
            for n in nodes if isinstance(n, (ast.Attribute, ast.Name))):
         return None
+    from autograder.grading.source_checks import linear_bias_kept
     for n in nodes:
-        if (isinstance(n, ast.Call) and (getattr(n.func, "attr", None) or getattr(n.func, "id", None)) == "Linear"
-                and not any(k.arg in ("bias", None) for k in n.keywords) and len(n.args) < 3
-                and not any(isinstance(a, ast.Starred) for a in n.args)):
+        if linear_bias_kept(n):
             return unparse(n)[:60]
     return None
 
