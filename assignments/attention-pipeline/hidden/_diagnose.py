@@ -87,6 +87,7 @@ def assert_matches(got: object, expected: torch.Tensor, rows_unnormalised: bool 
             raise AssertionError(f"{first} = {words}" + ("\n" + rest if rest else "")) from None
         return
     raise_if_other_dtype(got, expected, want, kw.get("what", "the output"))
+    raise_if_output_transposed(got, expected, want, kw.get("what", "the output"))   # (d_v, T) (round 80)
     if (type(got) is torch.Tensor and got.numel() == 1 and expected.numel() > 1 and got.is_floating_point()
             and bool(torch.isfinite(got).all())):
         for how, total in (("sum", expected.sum()), ("mean", expected.mean())):
@@ -2191,6 +2192,10 @@ def entropy_variants(A: torch.Tensor) -> dict[str, torch.Tensor]:
         # zeros get weight again; in bits and in nats (naming24)
         **{f"softmax_applied_twice{unit}": -(P * torch.log(P)).sum(dim=-1) / base
            for P in (torch.softmax(A, dim=-1),) for unit, base in (("", math.log(2)), ("/nats", 1.0))},
+        # F.cross_entropy(A, A) as Keras's categorical_crossentropy on probabilities (blind80): it takes logits
+        # (log_softmax, not log) with the classes on dim 1; in bits and in nats (naming round 80)
+        **({f"cross_entropy_on_probabilities{unit}": torch.nn.functional.cross_entropy(A, A, reduction="none") / base
+            for unit, base in (("", math.log(2)), ("/nats", 1.0))} if A.dim() >= 2 and A.is_floating_point() else {}),
         # divided by log(T_k), the row's largest entropy (a "normalised" entropy), from nats or from bits; not
         # where that factor is 1 (T_k = 2) or log10(2) (T_k = 10, entropy_log10's) (naming21)
         **({"entropy_normalised_by_log_keys": H * math.log(2) / math.log(A.shape[-1]),
@@ -2693,12 +2698,14 @@ def judged(fn, S, M, judge):
         judge()
     except Misconception as m:
         raise_if_random(fn, (S, M), {}, "attention_weights")   # nn.Dropout left in train mode (naming round 76)
+        raise_if_scores_altered(fn, S, M)   # Keras's (1 - M) * -1e9, a clamp_ in a check (round 80)
         raise_if_whole_input_negated(fn, S, M, m)
         raise_if_mask_converted(fn, S, M, m)
         raise_if_masked_scores_unused(m)   # `score = S + M`, then softmax(S) (round 74)
         raise
     except AssertionError:
         raise_if_random(fn, (S, M), {}, "attention_weights")
+        raise_if_scores_altered(fn, S, M)
         raise_if_mask_scaled(fn, S, M)
         raise_if_mean_shift(fn, S, M)
         raise
@@ -2771,6 +2778,7 @@ def raise_if_len_as_dim(fn: Callable[..., object], S: torch.Tensor, M: torch.Ten
 def after_named(fn, S, M, named):
     """What a second call shows after the failure `named` was named: raise_if_whole_input_negated, then a dim
     read from len(S) (raise_if_len_as_dim)."""
+    raise_if_scores_altered(fn, S, M)   # Keras's (1 - M) * -1e9, a clamp_ in a check (round 80)
     raise_if_whole_input_negated(fn, S, M, named)
     raise_if_mask_converted(fn, S, M, named)
     raise_if_block_default_hides_tail(fn, S, M, named)
@@ -2851,6 +2859,7 @@ def after_unnamed(fn, S, M):
     """After an unnamed failure of attention_weights on S and M: a row-mean shift (raise_if_mean_shift), then the
     keep-mask probe (raise_if_keep_mask); first, two more calls that differ (nn.Dropout left in train mode, round 76)."""
     raise_if_random(fn, (S, M), {}, "attention_weights")
+    raise_if_scores_altered(fn, S, M)   # Keras's (1 - M) * -1e9, a clamp_ in a check (round 80)
     raise_if_mask_scaled(fn, S, M)
     raise_if_mean_shift(fn, S, M)
     raise_if_keep_mask(fn, M)
@@ -3695,31 +3704,50 @@ def _function_bindings(fn: ast.AST) -> dict[str, list[ast.AST]]:
     return bound
 
 
-def _is_mask(e: ast.AST, bound: Mapping[str, list[ast.AST]], seen: set[str]) -> bool:
+class _ReadTooLong(Exception):
+    """entropy_selection_flattens' reading ran past its budget of steps (red-team round 140)."""
+
+
+def _spend(budget: list[int] | None) -> None:
+    if budget is not None:
+        budget[0] -= 1
+        if budget[0] < 0:
+            raise _ReadTooLong
+
+
+def _is_mask(e: ast.AST, bound: Mapping[str, list[ast.AST]], seen: set[str], budget: list[int] | None = None) -> bool:
     """`e` is a boolean mask (or the index tuple of nonzero / one-argument where): A > 0, (A > 0) & ..., ~m,
     A.gt(0), A.bool(), A.nonzero(as_tuple=True), torch.where(A > 0), or a name bound to one."""
+    _spend(budget)
     if isinstance(e, ast.Compare):
         return True
     if isinstance(e, ast.BinOp) and isinstance(e.op, (ast.BitAnd, ast.BitOr, ast.BitXor)):
-        return _is_mask(e.left, bound, seen) or _is_mask(e.right, bound, seen)
+        return _is_mask(e.left, bound, seen, budget) or _is_mask(e.right, bound, seen, budget)
     if isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.Invert):
-        return _is_mask(e.operand, bound, seen)
+        return _is_mask(e.operand, bound, seen, budget)
     if isinstance(e, ast.Call):
         return _called(e) in _MASK_CALLS or (_called(e) == "where" and len(e.args) == 1 and not e.keywords)
     if isinstance(e, ast.Name) and e.id in bound and e.id not in seen:
         seen.add(e.id)
-        return any(_is_mask(v, bound, seen) for v in bound[e.id])
+        return any(_is_mask(v, bound, seen, budget) for v in bound[e.id])
     return False
 
 
-def _selects(bound: Mapping[str, list[ast.AST]]) -> Callable[[ast.AST], bool]:
+def _selects(bound: Mapping[str, list[ast.AST]], budget: list[int] | None = None) -> Callable[[ast.AST], bool]:
     """Whether a node picks entries out of a tensor by a mask into a flat 1-D tensor: x[mask] read (not written),
-    torch.masked_select(x, mask), x.masked_select(mask)."""
+    torch.masked_select(x, mask), x.masked_select(mask). Each slice read once (red-team round 140)."""
+    masks: dict[int, bool] = {}
+
     def hit(n: ast.AST) -> bool:
         if isinstance(n, ast.Subscript) and isinstance(n.ctx, ast.Load):
-            return _is_mask(n.slice, bound, set())
+            if id(n.slice) not in masks:
+                masks[id(n.slice)] = _is_mask(n.slice, bound, set(), budget)
+            return masks[id(n.slice)]
         return _called(n) == "masked_select"
     return hit
+
+
+SELECTION_READ_STEPS = 200_000   # entropy_selection_flattens' steps (nodes and mask reads) for the whole notebook
 
 
 def entropy_selection_flattens(submission: object, func: str) -> bool:
@@ -3733,6 +3761,7 @@ def entropy_selection_flattens(submission: object, func: str) -> bool:
         return False
     cells = cells_of(submission)
     todo, seen, read = [func], set(), 0
+    budget = [SELECTION_READ_STEPS]   # shared by every def read
     while todo and read < 8:
         name = todo.pop()
         if name in seen:
@@ -3745,16 +3774,19 @@ def entropy_selection_flattens(submission: object, func: str) -> bool:
         if any(_reduces_everything(n) for n in ast.walk(fn)):
             return False     # a .sum() without dim= gives the same one number: reduced_every_axis says that
         bound = _function_bindings(fn)
-        hit = _selects(bound)
-        for n in ast.walk(fn):
-            if _takes_log(n) and _reaches_entries(n, bound, hit, set()):
-                return True
-            # the terms picked after the log: (A * A.log2())[A > 0] (naming round 78, blind79)
-            if (isinstance(n, ast.Subscript) and isinstance(n.ctx, ast.Load) and _is_mask(n.slice, bound, set())
-                    and _reaches_entries(n.value, bound, _takes_log, set())):
-                return True
-            if isinstance(n, ast.Call) and isinstance(n.func, ast.Name):
-                todo.append(n.func.id)
+        hit = _selects(bound, budget)
+        try:
+            for n in ast.walk(fn):
+                if _takes_log(n) and _reaches_entries(n, bound, hit, set(), budget):
+                    return True
+                # the terms picked after the log: (A * A.log2())[A > 0] (naming round 78, blind79)
+                if (isinstance(n, ast.Subscript) and isinstance(n.ctx, ast.Load) and hit(n)
+                        and _reaches_entries(n.value, bound, _takes_log, set(), budget)):
+                    return True
+                if isinstance(n, ast.Call) and isinstance(n.func, ast.Name):
+                    todo.append(n.func.id)
+        except _ReadTooLong:   # red-team round 140: 700 logs of 1,000 x[m] with m = a & a & ..., 68 s of CPU
+            return False
     return False
 
 
@@ -3767,11 +3799,15 @@ def _takes_log(n: ast.AST) -> bool:
 
 def _last_def_or_lambda(cells: list[str], name: str) -> ast.FunctionDef | ast.Lambda | None:
     """The notebook's last top-level `def name` or `name = lambda ...` (the one a Run All leaves in place), parsed
-    from cells of at most 20,000 characters; None where there is none. Student text: parsed, never run."""
+    from cells of at most 20,000 characters; None where there is none. Student text: parsed, never run. A longer cell
+    that names it ends the search with None (red-team round 140: the search went on past it to an earlier draft, whose
+    `0 <= i[None, :] <= i[:, None]` was quoted for the crash of the def that ran, a builtin max)."""
     from autograder.grading.pyparse import parse
     for cell in reversed(cells):
-        if len(cell) > 20_000 or name not in cell:
+        if name not in cell:
             continue
+        if len(cell) > 20_000:
+            return None
         try:
             tree = parse(cell)
         except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
@@ -3782,10 +3818,31 @@ def _last_def_or_lambda(cells: list[str], name: str) -> ast.FunctionDef | ast.La
             if (isinstance(n, ast.Assign) and isinstance(n.value, ast.Lambda)
                     and any(isinstance(t, ast.Name) and t.id == name for t in n.targets)):
                 return n.value
-            if any(isinstance(t, ast.Name) and t.id == name for x in ast.walk(n) if isinstance(x, ast.Assign)
-                   for t in x.targets) or (isinstance(n, (ast.ClassDef, ast.AsyncFunctionDef)) and n.name == name):
+            if _binds_at_top(n, name):
                 return None    # bound another way last: nothing read
     return None
+
+
+def _binds_at_top(stmt: ast.AST, name: str) -> bool:
+    """Whether a top-level statement binds `name` in the module: an assignment's target, a def or class (also under
+    if / try / with / for, red-team round 140: `if True:` around the def that ran sent the search on to an earlier
+    draft), an import, a for or with target; the bodies of defs, lambdas and classes are not looked into."""
+    stack = [stmt]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            if x.name == name:
+                return True
+            stack.extend(x.decorator_list)
+            continue
+        if isinstance(x, ast.Lambda):
+            continue
+        if isinstance(x, ast.Name) and isinstance(x.ctx, ast.Store) and x.id == name:
+            return True
+        if isinstance(x, ast.alias) and (x.asname or x.name.split(".")[0]) == name:
+            return True
+        stack.extend(ast.iter_child_nodes(x))
+    return False
 
 
 _TO_ONE_NUMBER = frozenset({"min", "max", "amin", "amax", "mean", "sum", "median", "item", "numel", "len", "float",
@@ -3804,12 +3861,13 @@ def _reduces_everything(n: ast.AST) -> bool:
 
 
 def _reaches_entries(n: ast.AST, bound: Mapping[str, list[ast.AST]], hit: Callable[[ast.AST], bool],
-                     seen: set[str]) -> bool:
+                     seen: set[str], budget: list[int] | None = None) -> bool:
     """_reaches, not looking inside a call that makes one number of what it is given (A[A > 0].min() as an eps
-    reads the selection, it does not take its entries on)."""
+    reads the selection, it does not take its entries on). `budget`: steps left to the whole reading."""
     stack = [n]   # a worklist, as _reaches
     while stack:
         x = stack.pop()
+        _spend(budget)
         if hit(x):
             return True
         if isinstance(x, ast.Call) and _called(x) in _TO_ONE_NUMBER:
@@ -7718,12 +7776,15 @@ def raise_if_letter_contradicts_comment(what: str, value: object, submission: ob
 
 _KEYS_FIRST_PRODUCT = re.compile(
     r"\b(?:np\.|torch\.|numpy\.)?(?:dot|matmul|mm|inner)\s*\(\s*k\w*\s*,\s*q\w*\s*(?:\.t\b|\.mt\b|\.transpose)"
-    r"|\bk\w*\s*@\s*q\w*\s*(?:\.t\b|\.mt\b|\.transpose)|\bk\s*q\s*\^\s*\{?t\b|\bk\s*q\.t\b")
+    r"|\bk\w*\s*@\s*q\w*\s*(?:\.t\b|\.mt\b|\.transpose)|\bk\s*q\s*\^\s*\{?t\b|\bk\s*q\.t\b"
+    # R, tokens as columns (blind80): crossprod(K, Q) = t(K) %*% Q, keys on the rows (naming round 80)
+    r"|\bcrossprod\s*\(\s*k\w*\s*,\s*q\w*\s*\)|\bt\s*\(\s*k\w*\s*\)\s*%\*%\s*q\w*")
 
 
 _QUERIES_FIRST_PRODUCT = re.compile(
     r"\b(?:np\.|torch\.|numpy\.)?(?:dot|matmul|mm|inner)\s*\(\s*q\w*\s*,\s*k\w*\s*(?:\.t\b|\.mt\b|\.transpose)"
-    r"|\bq\w*\s*@\s*k\w*\s*(?:\.t\b|\.mt\b|\.transpose)|\bq\s*k\s*\^\s*\{?t\b|\bq\s*k\.t\b")
+    r"|\bq\w*\s*@\s*k\w*\s*(?:\.t\b|\.mt\b|\.transpose)|\bq\s*k\s*\^\s*\{?t\b|\bq\s*k\.t\b"
+    r"|\bcrossprod\s*\(\s*q\w*\s*,\s*k\w*\s*\)|\bt\s*\(\s*q\w*\s*\)\s*%\*%\s*k\w*")
 
 
 def _lower_in_place(source: str) -> str:
@@ -8141,11 +8202,227 @@ def chained_compare_crash(e: StudentCodeError, submission: object, func: str) ->
         if fn is None:
             return None
         nodes = list(ast.walk(fn))
-        chained = next((n for n in nodes if isinstance(n, ast.Compare) and len(n.ops) >= 2), None)
-        if chained is None or any(_asks_truth(n) for n in nodes):
+        chains = [n for n in nodes if isinstance(n, ast.Compare) and len(n.ops) >= 2]
+        if not chains or any(_asks_truth(n) for n in nodes):
             return None
+        # red-team round 140: where the traceback shows the def's line that raised, a chain must be on it (a chain on
+        # Python ints, `float(0 <= j <= i)` in a loop, beside `max(W.sum(-1, keepdim=True), 1)` that raised)
+        lines = [f.line for f in e.notebook_frames() if isinstance(fn, ast.FunctionDef) and f.function == fn.name]
+        if lines:
+            chains = [n for n in chains if n.lineno <= lines[-1] <= (n.end_lineno or n.lineno)]
+            if not chains:
+                return None
+        chained = chains[0]
         shown = pyparse_unparse(chained)[:60]
     except RecursionError:
         return None
     return Misconception("chained_comparison_on_tensors", f"{_said(e)}: your code compares in a chain (`{shown}`): "
                          + describe("chained_comparison_on_tensors") + _tail(e))
+
+
+# --- naming round 80 (blind80, blind81) ------------------------------------------------------------------------
+
+
+def _same_as(got: object, replay: torch.Tensor, dtype: torch.dtype) -> bool:
+    """`got` equals `replay`: NaN and inf at the same places with the same values elsewhere, to `dtype`'s precision."""
+    if type(got) is not torch.Tensor or tuple(got.shape) != tuple(replay.shape) or not got.is_floating_point():
+        return False
+    g, r = got.detach().double().cpu(), replay.detach().double().cpu()
+    if not bool(torch.equal(torch.isnan(g), torch.isnan(r))) or not bool(torch.equal(torch.isinf(g), torch.isinf(r))):
+        return False
+    ok = torch.isfinite(g)
+    return bool(torch.equal(g[~ok & ~torch.isnan(g)], r[~ok & ~torch.isnan(r)])) and (
+        not bool(ok.any()) or is_right(g[ok], r[ok], dtype))
+
+
+def _call_weights(fn: Callable[..., object], S: torch.Tensor, M: torch.Tensor | None) -> object:
+    try:
+        return fn(S.clone(), None if M is None else M.clone())
+    except StudentCodeError:
+        return None
+
+
+def raise_if_keep_mask_formula(fn: Callable[..., object], S: torch.Tensor, M: torch.Tensor | None) -> None:
+    """keep_mask_formula_on_additive_mask (blind80's Keras Softmax layer `S + (1.0 - M) * -1e9` on the additive mask):
+    a second call on the same S and M equals softmax(S + (1 - M) * -1e9) replayed in S's dtype (NaN where it gives
+    NaN) and is not right; and with a mask of 0s, 1s and 2s on tame float64 scores it equals that replay too (the keys
+    marked 2 get +1e9 and take all the weight; a keep-mask read by M != 0 or M == 0, torch.where or masked_fill,
+    spreads it over the 1s and 2s, and the right weights favour them by e and e^2). `S + M * -1e9`
+    (mask_times_neg_1e9) fails the first replay. Nothing otherwise."""
+    if not isinstance(M, torch.Tensor) or not S.is_floating_point() or S.dim() < 1 or S.shape[-1] < 2:
+        return
+    key = "keep_mask_formula_on_additive_mask"
+    got = _call_weights(fn, S, M)
+    replay = torch.softmax(S + (1.0 - M) * -1e9, dim=-1)
+    Sd, Md = S.double(), M.double()
+    if not _same_as(got, replay, S.dtype) or _same_as(got, ref.attention_weights(Sd, Md), S.dtype):
+        return
+    tame = torch.round(Sd / max(1.0, float(Sd.abs().amax())) * 64) / 64
+    levels = torch.zeros(tame.shape[-1], dtype=torch.float64)
+    levels[::2] = 1.0
+    levels[1::2][:2] = 2.0   # (1 - 2) * -1e9 = +1e9: these keys take all the weight; a keep-mask by M != 0 spreads it
+    levels = levels.expand(tame.shape).contiguous()
+    out = _call_weights(fn, tame, levels)
+    if not _same_as(out, torch.softmax(tame + (1.0 - levels) * -1e9, dim=-1), torch.float64) \
+            or _same_as(out, ref.attention_weights(tame, levels), torch.float64):
+        return
+    bad = type(got) is torch.Tensor and not bool(torch.isfinite(got).all())
+    raise Misconception(key, "A is softmax(S + (1 - M) * -1e9)" + (
+        " (NaN or inf where that overflows)" if bad else ", every open score shifted by -1e9, which swamps it")
+        + "; with a mask of 0s, 1s and 2s the keys marked 2 take all the weight: " + describe(key)) from None
+
+
+_IN_PLACE_RANGES = frozenset({"clamp_", "clip_", "clamp_min_", "clamp_max_"})
+
+
+def _number(n: ast.AST) -> float | None:
+    if isinstance(n, ast.UnaryOp) and isinstance(n.op, ast.USub):
+        v = _number(n.operand)
+        return None if v is None else -v
+    if isinstance(n, ast.Constant) and type(n.value) in (int, float):
+        return float(n.value)
+    return None
+
+
+def check_clamps_in_place(func: str) -> tuple[str, float | None, float | None] | None:
+    """The first in-place clamp (`x.clamp_(lo, hi)`, clip_, clamp_min_, clamp_max_, numbers as bounds) written inside
+    an assert or an if test of the notebook's last `def func`: its source and bounds. None where it has none."""
+    node = _def_of(None, func)
+    if node is None:
+        return None
+    tests = [n.test for n in ast.walk(node) if isinstance(n, (ast.Assert, ast.If, ast.While))]
+    for t in tests:
+        for c in ast.walk(t):
+            if not (isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute) and c.func.attr in _IN_PLACE_RANGES):
+                continue
+            kws = {k.arg: k.value for k in c.keywords}
+            args = list(c.args) + [None, None]
+            if c.func.attr == "clamp_min_":
+                lo_n, hi_n = args[0] or kws.get("min"), None
+            elif c.func.attr == "clamp_max_":
+                lo_n, hi_n = None, args[0] or kws.get("max")
+            else:
+                lo_n, hi_n = args[0] or kws.get("min"), args[1] or kws.get("max")
+            lo, hi = (None if x is None else _number(x) for x in (lo_n, hi_n))
+            if (lo_n is not None and lo is None) or (hi_n is not None and hi is None) or (lo is None and hi is None):
+                continue
+            return pyparse_unparse(c)[:60], lo, hi
+    return None
+
+
+def raise_if_check_clamps_scores(fn: Callable[..., object], S: torch.Tensor, M: torch.Tensor | None) -> None:
+    """check_mutates_input (blind81's `assert torch.isfinite(S.clamp_(-10, 10)).all()`): attention_weights has an
+    in-place clamp with number bounds inside an assert or an if test, and a second call on the same S and M equals
+    softmax of (S + M) clamped to those bounds, not the right weights. Nothing otherwise (a clamp outside a check, a
+    clamp that does not change this A)."""
+    found = check_clamps_in_place("attention_weights")
+    if found is None or not isinstance(S, torch.Tensor) or not S.is_floating_point():
+        return
+    code, lo, hi = found
+    got = _call_weights(fn, S, M)
+    Z = S if M is None else S + M
+    replay = torch.softmax(Z.clamp(min=lo, max=hi), dim=-1)
+    want = ref.attention_weights(S.double(), None if M is None else M.double())
+    if not _same_as(got, replay, S.dtype) or _same_as(got, want, S.dtype):
+        return
+    key = "check_mutates_input"
+    raise Misconception(key, f"A is the softmax of the scores clamped to [{lo}, {hi}]: the check `{code}` in "
+                        "attention_weights clamps S in place (blocked keys get weight, large scores tie): "
+                        + describe(key)) from None
+
+
+def raise_if_scores_altered(fn: Callable[..., object], S: torch.Tensor, M: torch.Tensor | None) -> None:
+    """Round 80's two reads of attention_weights after a failure, named or not."""
+    raise_if_keep_mask_formula(fn, S, M)
+    raise_if_check_clamps_scores(fn, S, M)
+
+
+def raise_if_output_transposed(got: object, expected: torch.Tensor, dtype: torch.dtype, what: str) -> None:
+    """output_transposed (blind80's Julia-style O = V' * A', one column per token): the attention output O (what
+    begins with "O") of shape (..., d_v, T) where (..., T, d_v) is asked (T != d_v), whose last two axes swapped back
+    give the right O to its dtype's precision. Nothing otherwise (a square O, any other result, other values, and an
+    einsum in self_attention's or cross_attention's def: one_edit_fix says its letters)."""
+    if not what.startswith("O") or type(got) is not torch.Tensor or expected.dim() < 2 or not got.is_floating_point():
+        return
+    if expected.shape[-1] == expected.shape[-2] or tuple(got.shape) != tuple(expected.mT.shape):
+        return
+    # an einsum's output letters reversed ('...dt'): left to one_edit_fix, which quotes the letters to write (blind79)
+    if any(_callee(n) == "einsum" for f in ("self_attention", "cross_attention") if (d := _def_of(None, f)) is not None
+           for n in ast.walk(d)):
+        return
+    if is_right(got.mT, expected, dtype):
+        raise Misconception("output_transposed", f"{what} has shape {tuple(got.shape)}, and with its last two axes "
+                            f"swapped it is the right {tuple(expected.shape)} result: " + describe("output_transposed"))
+
+
+_COLUMN_STACKS = frozenset({"column_stack", "hstack"})
+
+
+def stacks_as_columns(func: str) -> str | None:
+    """The call, quoted, in the notebook's last `def func` that lays 1-D results down as columns: torch.stack(...,
+    dim=1) or dim=-1 (positional or keyword), torch.column_stack or torch.hstack. None where it has none."""
+    node = _def_of(None, func)
+    if node is None:
+        return None
+    for n in ast.walk(node):
+        name = _callee(n)
+        if not isinstance(n, ast.Call) or name not in _COLUMN_STACKS | {"stack"}:
+            continue
+        if name == "stack":
+            dims = [k.value for k in n.keywords if k.arg in ("dim", "axis")] + list(n.args[1:2])
+            if not dims or _number(dims[0]) not in (1.0, -1.0):
+                continue
+        return pyparse_unparse(n)[:60]
+    return None
+
+
+def raise_if_rows_stacked_as_columns(got: object, T: int) -> None:
+    """rows_stacked_as_columns (blind80's R-style `torch.stack(rows, dim=1)`): W_avg is the right matrix transposed and
+    prefix_average_matrix lays its rows down with a column stack (stacks_as_columns). The transposed matrix alone
+    (triu normalised down its columns gives it too) is left to upper_triangular_mask."""
+    if type(got) is not torch.Tensor or tuple(got.shape) != (T, T) or T < 2 or not got.is_floating_point():
+        return
+    want = ref.prefix_average_matrix(T)
+    if not is_right(got, want.mT, torch.float64) or is_right(got, want, torch.float64):
+        return
+    code = stacks_as_columns("prefix_average_matrix")
+    if code is not None:
+        raise Misconception("rows_stacked_as_columns", f"W_avg is the right matrix transposed, and `{code}` lays "
+                            "each row's result down as a column: " + describe("rows_stacked_as_columns"))
+
+
+_SCALE_LIBRARY = re.compile(r"\blibrar(?:y|ies)\b|\bframework\b|\bjax\b|\bflax\b|\bkeras\b|\btensorflow\b|\btf\b"
+                            r"|\btorch\b|\bpytorch\b|\bf\.|dot_product_attention|multiheadattention|\bsdpa\b")
+_SCALE_ELSEWHERE = re.compile(r"\bdefault\b|\bscale_default\b|\banyway\b|\balready\b|\bautomatically\b|\binternally\b"
+                              r"|\bfor (?:me|us|you)\b|\bscaled by\b")
+_SCALE_MENTION = re.compile(r"\bscal(?:e|ed|es|ing)\b|\bscale_default\b|1\s*/\s*(?:math\.|torch\.)?sqrt"
+                            r"|sqrt\s*\(\s*d")
+
+
+def raise_if_scale_said_applied_elsewhere(value: object, submission: object) -> None:
+    """scale_assumed_applied_elsewhere for ans_scale (blind80's "jax.nn.dot_product_attention(scale=None) uses
+    1/sqrt(d) anyway ... scaled by the library"): the answer is 'c' and one comment of its cell (a bounded read, each
+    comment on its own) names a library or its attention function, says it scales by default (default, anyway,
+    already, internally, scaled by ...) and speaks of the scale, with no negation in it (`scale=None` is read as the
+    default, not as a negation) and no word of option c's own reasoning (invariant, the same constant, cancels): that
+    is left to the option's key."""
+    if value != "c" or submission is None:
+        return
+    import io
+    import tokenize
+    source = _answer_cell_source(submission, "ans_scale")
+    if source is None or len(source) > 6000:
+        return
+    try:
+        comments = [t.string.lstrip("#").strip() for t in tokenize.generate_tokens(io.StringIO(source).readline)
+                    if t.type == tokenize.COMMENT]
+    except (tokenize.TokenError, SyntaxError, IndentationError):
+        return
+    for said in comments:
+        text = re.sub(r"\bscale\s*=\s*none\b", "scale_default", said.lower())
+        if _SCALE_LIBRARY.search(text) and _SCALE_ELSEWHERE.search(text) and _SCALE_MENTION.search(text) \
+                and not _NEGATION.search(text) and not re.search(r"invarian|same constant|cancel", text):
+            key = "scale_assumed_applied_elsewhere"
+            raise Misconception(key, f"ans_scale is 'c', and your comment says the scale is applied for you "
+                                f"(`{said[:80]}`): " + describe(key))
+

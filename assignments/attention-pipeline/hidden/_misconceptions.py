@@ -915,4 +915,33 @@ MISCONCEPTIONS = {
                                      "as (0 <= j) and (j <= i), and `and` asks for the truth value of a tensor, "
                                      "which raises for more than one element; write the two comparisons joined "
                                      "with & ((j >= 0) & (j <= i)), or build the triangle with torch.tril",
+    # naming round 80 (blind80: habits from other libraries; blind81: debugging leftovers)
+    "keep_mask_formula_on_additive_mask": "applying a keep-mask formula, (1 - M) * -1e9 (Keras's Softmax layer, "
+                                          "written for a 0/1 mask with 1 where a key is kept), to the additive mask: "
+                                          "M already holds 0 where a key is open and a large negative value where it "
+                                          "is blocked, so every open score gets -1e9 added, which swamps it (float64 "
+                                          "loses precision, float32 rows come out uniform, float16 gives NaN); add "
+                                          "the mask as it is, S + M",
+    "check_mutates_input": "a check (an assert or an if test) that changes the tensor it checks: an in-place call "
+                           "such as S.clamp_(-10, 10) inside it writes into S, so the scores are cut to that range "
+                           "before the softmax (blocked keys get weight, large scores tie); check with an "
+                           "out-of-place expression (torch.isfinite(S).all(), S.clamp(...) without the underscore), "
+                           "or remove the check",
+    "output_transposed": "returning the output transposed, (A V)^T of shape (d_v, T_q), instead of A V of shape "
+                         "(T_q, d_v): the values are mixed with the right weights, but each query's result is a "
+                         "column (V^T A^T, V.T @ weights.T, an einsum written 'qk,kv->vq', or a .T left on the "
+                         "result); return weights @ V (einsum 'qk,kv->qv'), one row per query",
+    "rows_stacked_as_columns": "laying each row's result down as a column (torch.stack(rows, dim=1), column_stack, "
+                               "as R's apply(x, 1, f) returns them), which transposes the matrix: stack the rows "
+                               "along dim=0 (torch.stack(rows)) so that row t stays row t",
+    "cross_entropy_on_probabilities": "computing the entropy with F.cross_entropy(A, A) as Keras's "
+                                      "categorical_crossentropy on probabilities: torch's cross_entropy takes "
+                                      "logits (it applies log_softmax to A, not log) and reads the classes on dim 1, "
+                                      "not the last axis; compute it from A itself, -(A * log2 A).sum(-1), with "
+                                      "torch.xlogy or a guard so that 0 log 0 counts as 0",
+    "scale_assumed_applied_elsewhere": "thinking a library applies the 1/sqrt(d_k) scale anyway (as "
+                                       "scaled_dot_product_attention or jax.nn.dot_product_attention do by default): "
+                                       "here the notebook's scaled_scores is the only place the scores are scaled, so "
+                                       "without the factor they grow like sqrt(d_k) and the softmax rows become "
+                                       "nearly one-hot (option b)",
 }

@@ -59,6 +59,7 @@ def test_prefix_average_matrix(prefix_average_matrix, rng, submission=None):
         raise told
     # the right matrix turned over (flip / rot90, blind51's triu(ones).flip(0) for the lower triangle): replayed
     D.raise_if_triangle_flipped(got, T)
+    D.raise_if_rows_stacked_as_columns(got, T)   # torch.stack(rows, dim=1), R's apply (round 80)
     want = ref.prefix_average_matrix(T)
     def variants():
         return {**ref.prefix_average_variants(T), **D.prefix_average_variants(T)}

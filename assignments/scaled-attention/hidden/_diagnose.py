@@ -3515,6 +3515,7 @@ def table_std_rms(dims, seed, divisor=0):
 def table_extra_variants(dims, seed) -> dict:
     """Wrong tables beside ref.entropy_table_variants, for _check_table (called only for a wrong table)."""
     return {"softmax_applied_twice/table": table_softmax_twice(dims, seed),
+            "scores_made_absolute": table_abs_scores(dims, seed),   # naming80
             "table_std_root_mean_square": table_std_rms(dims, seed),
             "table_std_root_mean_square/n_minus_1": table_std_rms(dims, seed, 1),
             "table_stds_of_keys": table_input_stds(dims, seed, "k"),
@@ -5724,6 +5725,12 @@ def raise_if_scale_reaches_unscaled(fn, submission, d_k, n, seed, v) -> None:
     if use is not None:
         raise Misconception("inplace_alias_overwritten", f"{said}, and {use.describe()}: "
                             + describe("inplace_alias_overwritten"))
+    line = _scaled_never_read(submission)   # naming80: the flag never read, the division always runs
+    if line is not None:
+        raise Misconception("scale_applied_unconditionally", f"for d_k = {d_k} the result with scaled=False "
+                            f"({v:.4g}) is the variance of q.k / sqrt(d_k) of the same draws, the same number "
+                            "scaled=True gives, and your dot_product_variance never reads `scaled` while it divides "
+                            f"(`{line}`): " + describe("scale_applied_unconditionally"))
     raise AssertionError(f"{said}: divide only the copy you return for scaled=True (dots / sqrt(d_k), not an "
                          "in-place div_ or /= on the tensor the unscaled branch returns)")
 
@@ -7243,18 +7250,38 @@ _GRADED_NAMES = frozenset({"attention", "multi_head_attention", "softmax_entropy
                            "entropy_table"})
 
 
-def _probes_graded_function(node, tree, depth=0) -> bool:
+def _last_bindings(tree) -> dict:
+    """{name: the value of its last `name = ...` in the cell} (_bound_in for every name, in one walk)."""
+    import ast
+    last: dict = {}
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name):
+            held = last.get(n.targets[0].id)
+            if held is None or (n.lineno, n.col_offset) > held[0]:
+                last[n.targets[0].id] = ((n.lineno, n.col_offset), n.value)
+    return {name: value for name, (_at, value) in last.items()}
+
+
+def _probes_graded_function(node, tree, depth=0, bindings=None, reached=None) -> bool:
     """(naming78) The truth value calls one of the notebook's graded functions (attention(X, X, X), ...) directly or
     through a name bound in the cell: a probe whose outcome picks the letter. Then (if_false, if_true)[flag] is read
-    as the student wrote it, and what is wrong is what the probe measures (answer_computed_by_code), not the order."""
+    as the student wrote it, and what is wrong is what the probe measures (answer_computed_by_code), not the order.
+    The cell's bindings are read once and each name followed once per depth (red-team round 140: a name used k times,
+    bound to k uses of another, three deep, was k^3 walks of the cell, 80 of them over the 30 s guard)."""
     import ast
+    if tree is None:
+        bindings = {}
+    elif bindings is None:
+        bindings = _last_bindings(tree)
+    reached = {} if reached is None else reached     # name -> the least depth it was followed from
     for n in ast.walk(node):
         if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in _GRADED_NAMES:
             return True
-        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and tree is not None and depth < 3 \
-                and n.id not in _GRADED_NAMES:
-            bound = _bound_in(tree, n.id)
-            if bound is not None and _probes_graded_function(bound, tree, depth + 1):
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and depth < 3 \
+                and n.id not in _GRADED_NAMES and reached.get(n.id, 99) > depth:
+            reached[n.id] = depth
+            bound = bindings.get(n.id)
+            if bound is not None and _probes_graded_function(bound, tree, depth + 1, bindings, reached):
                 return True
     return False
 
@@ -8759,6 +8786,7 @@ def attention_reused_in_heads(submission, m: Misconception, got, X, Ws, n_heads,
     attention writes its result into a name kept at module level (attention_state_line: an out= buffer cached per
     shape). The tests call attention across the sandbox, where every result comes back as a copy, so q1's own tests
     see right values; q8's student code holds the shared tensor itself. Anything else: `m` unchanged."""
+    m = attention_cached_in_heads(submission, m, got, X, Ws, n_heads, what)   # naming80: head 0's, shape-keyed
     if m.key != "mha_head_slice_fixed" or n_heads < 2 or type(got) is not torch.Tensor:
         return m
     X64, W64 = X.double(), [w.double() for w in Ws]
@@ -8825,9 +8853,10 @@ def kept_scale_variants(submission, X64, W_Q, W_K, W_V, W_O, n_heads) -> dict:
     level and fills it (attention_state_line: a cache dict or list filled on the first call): the first call's scale is
     reused for later shapes."""
     d_k = X64.shape[-1] // n_heads
+    found = global_scale_variants(submission, X64, W_Q, W_K, W_V, W_O, n_heads)   # naming80: a global's scale
     if attention_state_line(submission, "multi_head_attention") is None:
-        return {}
-    return {f"mha_scale_kept_across_calls/{d}": ref.multi_head_attention(X64, W_Q, W_K, W_V, W_O, n_heads,
+        return found
+    return found | {f"mha_scale_kept_across_calls/{d}": ref.multi_head_attention(X64, W_Q, W_K, W_V, W_O, n_heads,
                                                                          _scale_dim=d)
             for d in _EARLIER_HEAD_WIDTHS if d != d_k}
 
@@ -9712,6 +9741,7 @@ def raise_if_helper_head_default(submission, fn, got, X, Ws, n_heads, what) -> N
     answer equals cutting c heads of width d_model // c (c the int default of a helper's head-count parameter that
     multi_head_attention never passes), each scaled by the real d_k or by its width, and a second call with
     n_heads = c on the same inputs is right."""
+    raise_if_global_scale(submission, got, X, Ws, n_heads, what)   # naming80: first, where the source shows it
     d_model = X.shape[-1]
     found = [(h, p, c) for h, p, c in _head_defaults(submission) if c != n_heads and d_model % c == 0]
     if not found or type(got) is not torch.Tensor:
@@ -11053,3 +11083,200 @@ def half_weights_said(m: Misconception, pair, dtype, right) -> Misconception:
                                  f"only {name}'s precision: compute the softmax in the input's dtype"
                                  + (f"\n{shrunk}" if shrunk else ""))
     return m
+
+
+# --- naming80 (blind80, blind81) ------------------------------------------------------------------------------------
+
+_SHAPE_ATTRS = ("shape", "dtype", "device", "ndim", "size", "dim")
+
+
+def _shape_keyed_store(submission, name: str = "attention") -> str | None:
+    """results_cached_by_shape read in attention's source (naming80, blind81 q1_result_cache_keyed_by_input_shapes):
+    the line where the notebook's last `def name` stores into a name kept at module level, under a key (written there,
+    or a local assigned once in the def) that reads the first three parameters (Q, K, V) only through their shape,
+    dtype or device, at least once, and the def returns that kept entry (attention_state_line, returned=True). None
+    otherwise (a key with the tensors' values in it, or none of their shapes: no shape-keyed cache)."""
+    import ast
+    if attention_state_line(submission, name, returned=True) is None:
+        return None
+    kept = set(global_names_read(submission, name))
+    try:
+        func = _function_of(submission, name)
+    except Exception:  # noqa: BLE001 - an unread source is no evidence
+        return None
+    if func is None or len(func.args.args) < 3:
+        return None
+    tensors = {a.arg for a in func.args.args[:3]}
+    nodes = list(ast.walk(func))[:3000]
+    local = {t.id: n.value for n in nodes if isinstance(n, ast.Assign) for t in n.targets if isinstance(t, ast.Name)}
+
+    def shape_only(key) -> bool:
+        inner = list(ast.walk(key))[:300]
+        through = {id(n.value) for n in inner if isinstance(n, ast.Attribute) and n.attr in _SHAPE_ATTRS}
+        used = [n for n in inner if isinstance(n, ast.Name) and n.id in tensors]
+        return bool(used) and all(id(n) in through for n in used)
+    for n in nodes:
+        if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Subscript) \
+                and isinstance(n.targets[0].value, ast.Name) and n.targets[0].value.id in kept:
+            key = n.targets[0].slice
+            if isinstance(key, ast.Name) and key.id in local:
+                key = local[key.id]
+            if shape_only(key):
+                return " ".join(unparse(n).split())[:100]
+    return None
+
+
+def attention_cached_in_heads(submission, m: Misconception, got, X, Ws, n_heads, what: str) -> Misconception:
+    """results_cached_by_shape where q8's output matched a fixed head slice (mha_head_slice_fixed): every head's block
+    is the FIRST head's right output (what an attention that hands back the first result for inputs of the same
+    shapes gives: every head's slices have head 0's shapes) and the student's attention stores its results in a
+    module-level cache keyed on the inputs' shapes (_shape_keyed_store). `m` unchanged otherwise (a fixed slice
+    without such a cache keeps its name)."""
+    if m.key != "mha_head_slice_fixed" or n_heads < 2 or type(got) is not torch.Tensor:
+        return m
+    X64, W64 = X.double(), [w.double() for w in Ws]
+    heads = _mha_heads(X64, *W64[:3], n_heads)
+    first = torch.cat([heads[0]] * n_heads, dim=-1) @ W64[3]
+    right = torch.cat(heads, dim=-1) @ W64[3]
+    if not matching_variants(got, {"first": first}, X.dtype, expected=right):
+        return m
+    line = _shape_keyed_store(submission)
+    if line is None:
+        return m
+    return Misconception("results_cached_by_shape", f"{what} is wrong: every head's block is the FIRST head's output "
+                         f"({n_heads} heads, all equal to head 0), and your attention (q1) keeps its results in a "
+                         f"cache keyed on the inputs' shapes (`{line}`): every later head's Q, K, V slices have head "
+                         "0's shapes, so they get head 0's result back: " + describe("results_cached_by_shape"))
+
+
+def global_scale_variants(submission, X64, W_Q, W_K, W_V, W_O, n_heads) -> dict:
+    """mha_scale_from_global (naming80, blind81 q8_half_renamed_head_width_call_reads_trace_global_d_k): the source
+    of multi_head_attention passes a name it never binds, set at module level by the notebook (global_names_read:
+    the trace's `d_k = 4`), as an argument of its call to attention; the right multi-head attention with every head
+    scaled by 1/sqrt(c), c the int that global's last module-level assignment writes (`d_k = 4`). {} otherwise."""
+    import ast
+    from autograder.grading.source_checks import SourceUnreadable, cells_assigning_globally, cells_of
+    d_k = X64.shape[-1] // n_heads
+    found: dict = {}
+    try:
+        func = _function_of(submission, "multi_head_attention")
+        if func is None:
+            return {}
+        free = set(global_names_read(submission, "multi_head_attention"))
+        passed = [a.id for n in list(ast.walk(func))[:3000] if isinstance(n, ast.Call)
+                  and isinstance(n.func, ast.Name) and n.func.id == "attention"
+                  for a in n.args[3:4] + [k.value for k in n.keywords if k.arg == "d_k"]
+                  if isinstance(a, ast.Name) and a.id in free]
+        cells = cells_of(submission)
+        for name in dict.fromkeys(passed):
+            made = cells_assigning_globally(cells, name)
+            if not made or len(cells[made[-1]]) > 20_000:
+                continue
+            stores = [n for n in ast.parse(cells[made[-1]]).body if not isinstance(
+                n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and any(
+                isinstance(t, ast.Name) and t.id == name and isinstance(t.ctx, ast.Store) for t in ast.walk(n))]
+            last = stores[-1] if stores else None   # the cell's last top-level store of it: `name = <int>` only
+            values = [last.value.value] if isinstance(last, ast.Assign) and len(last.targets) == 1 \
+                and isinstance(last.targets[0], ast.Name) and isinstance(last.value, ast.Constant) \
+                and type(last.value.value) is int else []
+            if values and 0 < values[-1] <= 4096 and values[-1] != d_k:
+                found[f"mha_scale_from_global/{name}={values[-1]}"] = ref.multi_head_attention(
+                    X64, W_Q, W_K, W_V, W_O, n_heads, _scale_dim=values[-1])
+    except (SourceUnreadable, SyntaxError, RecursionError, MemoryError, ValueError):
+        return found
+    return found
+
+
+def table_abs_scores(dims, seed):
+    """scores_made_absolute (naming80, blind81 q4_entropy_table_sanity_assert_abs_in_place_on_scores): the lesson's
+    table computed from the absolute values of the raw scores (raw.abs_() in a check changes them in place)."""
+    rows = []
+    for d in dims:
+        raw = _raw_scores_at(d, seed).double().abs()
+        scaled = raw / d ** 0.5
+        rows.append({"d": d, "raw_std": float(raw.std()), "scaled_std": float(scaled.std()),
+                     "H_raw": float(ref.softmax_entropy(raw)), "H_scaled": float(ref.softmax_entropy(scaled))})
+    return ref.table_as_tensor(rows)
+
+
+def _discarded_list_concat(submission, name: str) -> str | None:
+    """list_concat_discarded read in the source (naming80, blind80 q4_table_rows_added_functionally_result_discarded):
+    the first statement of the notebook's last `def name` that is only `rows + [...]` (or `[...] + rows`, or +
+    a tuple), `rows` a name the def binds to an empty list and returns: the new list is built and thrown away.
+    None otherwise (`rows = rows + [row]`, `rows += [row]` and append are not this)."""
+    import ast
+    try:
+        func = _function_of(submission, name)
+    except Exception:  # noqa: BLE001 - an unread source is no evidence
+        return None
+    if func is None:
+        return None
+    nodes = list(ast.walk(func))[:3000]
+    empty = {t.id for n in nodes if isinstance(n, ast.Assign) and isinstance(n.value, ast.List) and not n.value.elts
+             for t in n.targets if isinstance(t, ast.Name)}
+    returned = {n.value.id for n in nodes if isinstance(n, ast.Return) and isinstance(n.value, ast.Name)}
+    for n in nodes:
+        if isinstance(n, ast.Expr) and isinstance(n.value, ast.BinOp) and isinstance(n.value.op, ast.Add):
+            sides = (n.value.left, n.value.right)
+            held = [s.id for s in sides if isinstance(s, ast.Name) and s.id in empty & returned]
+            if held and any(isinstance(s, (ast.List, ast.Tuple)) for s in sides):
+                return " ".join(unparse(n).split())[:80]
+    return None
+
+
+def raise_if_rows_discarded(rows, dims, submission) -> None:
+    """list_concat_discarded: entropy_table returned an empty list where rows were asked, and its source has a
+    statement `rows + [row]` whose result is never kept, on the list it returns (_discarded_list_concat)."""
+    if not isinstance(rows, list) or rows or not dims:
+        return
+    line = _discarded_list_concat(submission, "entropy_table")
+    if line is None:
+        return
+    raise Misconception("list_concat_discarded", f"entropy_table returned an empty list for {len(dims)} d's, and the "
+                        f"line that adds each row (`{line}`) builds a new list that is never kept: "
+                        + describe("list_concat_discarded"))
+
+
+def _scaled_never_read(submission) -> str | None:
+    """scale_applied_unconditionally read in the source (naming80, blind81 q2_scaled_condition_commented_out): the
+    notebook's last `def dot_product_variance` has a parameter `scaled` it never reads, and divides by a square root
+    (math.sqrt, torch.sqrt, ** 0.5): the line that divides, or None (a flag that is read, or no division)."""
+    import ast
+    try:
+        func = _function_of(submission, "dot_product_variance")
+    except Exception:  # noqa: BLE001 - an unread source is no evidence
+        return None
+    if func is None or "scaled" not in [a.arg for a in func.args.args + func.args.kwonlyargs]:
+        return None
+    nodes = list(ast.walk(func))[:3000]
+    if any(isinstance(n, ast.Name) and n.id == "scaled" for n in nodes):
+        return None
+    for n in nodes:
+        if not isinstance(n, (ast.Assign, ast.AugAssign, ast.Return)) or n.value is None:
+            continue
+        divides = isinstance(n, ast.AugAssign) and isinstance(n.op, ast.Div) or any(
+            isinstance(b, ast.BinOp) and isinstance(b.op, ast.Div) for b in ast.walk(n.value))
+        text = " ".join(unparse(n).split())
+        if divides and ("sqrt" in text or "** 0.5" in text):
+            return text[:80]
+    return None
+
+
+def raise_if_global_scale(submission, got, X, Ws, n_heads, what) -> None:
+    """mha_scale_from_global said with the global and its value (naming80): the output equals the replay of
+    global_scale_variants (each head scaled by 1/sqrt of the int a module-level name holds, that name passed as
+    attention's scale in the source). Named even where another replay matches on this input too (integer square root,
+    d_k for sqrt(d_k)): only this one is shown by the source."""
+    if type(got) is not torch.Tensor or submission is None:
+        return
+    X64, W64 = X.double(), [w.double() for w in Ws]
+    found = global_scale_variants(submission, X64, *W64, n_heads)
+    hits = matching_variants(got, found, X.dtype, expected=ref.multi_head_attention(X64, *W64, n_heads))
+    if len(hits) != 1:
+        return
+    name, _, value = hits[0].partition("/")[2].partition("=")
+    raise Misconception("mha_scale_from_global", f"{what} is wrong: it equals every head scaled by 1/sqrt({value}) "
+                        f"where the head width is {X.shape[-1] // n_heads}, and your multi_head_attention passes "
+                        f"`{name}` to attention as the scale, a name it never sets: the notebook sets it at module "
+                        f"level (`{name} = {value}`): " + describe("mha_scale_from_global"))
+

@@ -1171,4 +1171,24 @@ MISCONCEPTIONS = {
                                "digits, so every head carries rounding errors near 1e-3 (and float16 weights can "
                                "miss a 1e-5 row-sum check, so attention's own assert may fail); keep the heads in "
                                "the input's dtype",
+    # naming80: blind81's q2_scaled_condition_commented_out_body_left_live
+    "scale_applied_unconditionally": "dividing by sqrt(d_k) whatever `scaled` says: the function never reads the "
+                                     "flag (the `if scaled:` line is missing or commented out, and its body runs "
+                                     "every time), so scaled=False also gives about 1 instead of about d_k; divide "
+                                     "only under `if scaled:`",
+    # naming80: blind81's q4_entropy_table_sanity_assert_abs_in_place_on_scores
+    "scores_made_absolute": "working from the absolute values of the raw scores: every negative score has lost its "
+                            "sign before the stds and entropies are taken (often an in-place abs_() inside an assert "
+                            "or a print meant only to check them, which changes the scores it checks); check with "
+                            "the out-of-place raw.abs() and keep the scores signed",
+    # naming80: blind80's q4_table_rows_added_functionally_result_discarded
+    "list_concat_discarded": "adding each row with `rows + [row]` as a statement: + builds a new list and the "
+                             "statement throws it away (a functional update, as in JAX's .at[].set or R's c(), "
+                             "has to be assigned back), so the list stays empty; write rows.append(row) (or "
+                             "rows = rows + [row])",
+    # naming80: blind81's q8_half_renamed_head_width_call_reads_trace_global_d_k
+    "mha_scale_from_global": "passing a notebook-level variable (the lesson trace's d_k, say) to attention as each "
+                             "head's scale instead of the head width d_model // n_heads computed in the function "
+                             "(a name left from a rename): every head is scaled by 1/sqrt of that global, right "
+                             "only when it happens to equal the head width; pass the local head width",
 }

@@ -187,6 +187,7 @@ def _check_table(fn, softmax_entropy, dims, seed, passed, numbers=False, submiss
                 **D.table_extra_variants(dims, seed)}
 
     def check(rows):
+        D.raise_if_rows_discarded(rows, dims, submission)   # naming80: `rows + [row]` kept nowhere
         raise_if_records_malformed(rows, list(dims), "d", "entropy_table(...)")
         _raise_if_columns(rows, dims, expected)
         D.raise_if_other_dims(rows, dims, seed, fn, softmax_entropy)    # rows for other d's than asked: which, whose

@@ -253,6 +253,8 @@ def softmax_variants(x: torch.Tensor, dim: int = -1) -> dict[str, torch.Tensor]:
     out: dict[str, torch.Tensor] = dict(ref.softmax_variants(x, dim=dim))
     out["softmax_global_sum"] = softmax_global_sum(x, dim)
     out["softmax_global_sum/global_max"] = softmax_global_sum_global_max(x, dim)
+    # naming round 80 (blind81): x - max returned as it is (an early `return shifted` left from a check)
+    out["softmax_returns_shifted_logits"] = x.double() - _finite_max(x.double(), dim)
     out["log_softmax"] = log_softmax(x, dim)
     out["softmax_twice"] = softmax_twice(x, dim)
     out["softmax_divides_by_max"] = softmax_divides_by_max(x, dim)
@@ -664,6 +666,8 @@ VARIANT_FUNCTIONS = {
     "floor_division_scale": sdpa_floor_divided,
     "softmax_global_sum": _weights_fn(softmax_global_sum),
     "softmax_global_sum/global_max": _weights_fn(softmax_global_sum_global_max),
+    # naming round 80 (blind81): the max-shifted scores used as the weights, never exponentiated nor normalised
+    "softmax_returns_shifted_logits": _weights_fn(lambda x: x - _finite_max(x, -1)),
     "log_softmax": _weights_fn(log_softmax),
     "softmax_base_2": _weights_fn(softmax_base_2),
     "softmax_base_10": _weights_fn(softmax_base_10),      # round58
@@ -2900,10 +2904,84 @@ def name_number(got, expected, candidates, what, atol):
 RESEED_NODES_MAX = 20_000     # the most nodes of the submission's cells read for the draws' seeding
 
 
+def _seed_calls(node) -> list:
+    """The calls of manual_seed (torch.manual_seed, torch.random.manual_seed, manual_seed) that `node` holds."""
+    return [n for n in ast.walk(node) if isinstance(n, ast.Call) and (getattr(n.func, "attr", None) == "manual_seed"
+                                                                    or getattr(n.func, "id", None) == "manual_seed")]
+
+
 def _seeds(node) -> bool:
     """Whether `node` holds a call of manual_seed (torch.manual_seed, torch.random.manual_seed, manual_seed)."""
-    return any(isinstance(n, ast.Call) and (getattr(n.func, "attr", None) == "manual_seed"
-                                            or getattr(n.func, "id", None) == "manual_seed") for n in ast.walk(node))
+    return bool(_seed_calls(node))
+
+
+def _seed_text(calls, rebound=frozenset()) -> str | None:
+    """The one seed the calls pass (their arguments' dump), or None where they pass several (red-team round 140:
+    manual_seed(0) before Q and manual_seed(1) before K draw two different tensors), or one that may change between
+    calls: a call in it (manual_seed(next(counter))) or a name the cells bind more than once (`rebound`)."""
+    args = [a for c in calls for a in [*c.args, *(k.value for k in c.keywords)]]
+    if any(isinstance(n, ast.Call) or (isinstance(n, ast.Name) and n.id in rebound) for a in args for n in ast.walk(a)):
+        return None
+    texts = {ast.dump(ast.Tuple(elts=[*c.args, *(k.value for k in c.keywords)], ctx=ast.Load())) for c in calls}
+    return texts.pop() if len(texts) == 1 else None
+
+
+def _defaults_of(fn) -> dict[str, tuple[int | None, ast.AST]]:
+    """A def's parameters that have a default: name -> (its position, None where keyword-only; the default)."""
+    a = fn.args
+    pos = [*a.posonlyargs, *a.args]
+    first = len(pos) - len(a.defaults)
+    out: dict[str, tuple[int | None, ast.AST]] = {x.arg: (first + k, d) for k, (x, d) in enumerate(zip(pos[first:],
+                                                                                                      a.defaults))}
+    out.update({x.arg: (None, d) for x, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None})
+    return out
+
+
+class _DefaultsIn(ast.NodeTransformer):
+    """Each read of a parameter written as its default (the seed a call that passes no such argument uses)."""
+
+    def __init__(self, defaults: dict[str, tuple[int | None, ast.AST]]) -> None:
+        self.defaults = defaults
+
+    def visit_Name(self, node: ast.Name) -> ast.AST:
+        return self.defaults[node.id][1] if node.id in self.defaults else node
+
+
+def _reseeds_each_call(fn, rebound=frozenset()) -> tuple[str, dict[str, int | None]] | None:
+    """The seed a def passes to manual_seed on EVERY call, or None: the seed must be a statement of the def's own
+    body (not under an if, a loop or a try: `if not _seeded: torch.manual_seed(0)` seeds once), and read none of
+    its own names nor a parameter without a default (`manual_seed(seed)` with seed=1 for K draws another tensor:
+    red-team round 140). A parameter with a default that the def never rebinds is read as its default; returned
+    beside the seed, {name: position}, so that a call passing it is not taken to use that seed."""
+    if isinstance(fn, ast.Lambda):
+        return None
+    calls = [c for b in fn.body if isinstance(b, (ast.Expr, ast.Assign, ast.AnnAssign)) for c in _seed_calls(b)]
+    if not calls:
+        return None
+    a = fn.args
+    params = {x.arg for x in [*a.posonlyargs, *a.args, *a.kwonlyargs, *([a.vararg] if a.vararg else []),
+                              *([a.kwarg] if a.kwarg else [])]}
+    body = {n.id for b in fn.body for n in ast.walk(b) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    body |= {g for b in fn.body for n in ast.walk(b) if isinstance(n, (ast.Global, ast.Nonlocal)) for g in n.names}
+    defaults = {k: v for k, v in _defaults_of(fn).items() if k not in body}
+    read = {n.id for c in calls for n in ast.walk(c) if isinstance(n, ast.Name)}
+    if read & body or read & (params - set(defaults)):
+        return None
+    used = {k: v for k, v in defaults.items() if k in read}
+    if used:
+        import copy
+        calls = [_DefaultsIn(used).visit(copy.deepcopy(c)) for c in calls]
+    seed = _seed_text(calls, rebound)
+    return (seed, {k: v[0] for k, v in used.items()}) if seed is not None else None
+
+
+def _passes_any(call: ast.Call, params: dict[str, int | None]) -> bool:
+    """Whether a call may pass one of `params` ({name: position, None for keyword-only}): by keyword, by position,
+    or through * or ** (unknown)."""
+    if any(k.arg is None or k.arg in params for k in call.keywords) or any(isinstance(x, ast.Starred)
+                                                                           for x in call.args):
+        return True
+    return any(at is not None and len(call.args) > at for at in params.values())
 
 
 def _reseeded_draws(submission) -> set[str]:
@@ -2916,16 +2994,38 @@ def _reseeded_draws(submission) -> set[str]:
         return set()
     if sum(1 for t in trees for _ in ast.walk(t)) > RESEED_NODES_MAX:
         return set()
-    seeding = {n.name for t in trees for n in ast.walk(t)
-               if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(_seeds(b) for b in n.body)}
-    found: set[str] = set()
-    for tree in trees:
-        seeded = False
-        for stmt in tree.body:
+    stores: dict[str, int] = {}
+    for t in trees:
+        for n in ast.walk(t):
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+                stores[n.id] = stores.get(n.id, 0) + 1
+    rebound = frozenset(name for name, k in stores.items() if k > 1)
+    seeding: dict[str, tuple[str, dict[str, int | None]] | None] = {}
+    for t in trees:
+        for n in ast.walk(t):
+            if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                seeding[n.name] = _reseeds_each_call(n, rebound) if n.name not in seeding else None   # twice: unread
+    seeds: dict[str, str] = {}
+    # red-team round 140: only the draws before the answer is computed count (a demo cell after it that seeds and
+    # draws K anew changes nothing of raw_score_var), and the last draw of each name before it decides
+    answer_at = None
+    for i, tree in enumerate(trees):
+        for j, stmt in enumerate(tree.body):
+            if isinstance(stmt, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and any(
+                    isinstance(n, ast.Name) and n.id == "raw_score_var"
+                    for t in (stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]) for n in ast.walk(t)):
+                answer_at = (i, j)
+    for i, tree in enumerate(trees):
+        seeded: str | None = None
+        for j, stmt in enumerate(tree.body):
+            if answer_at is not None and (i, j) >= answer_at:
+                break
             if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 continue
             if not isinstance(stmt, ast.Assign):
-                seeded = seeded or _seeds(stmt)
+                calls = _seed_calls(stmt)
+                if calls:
+                    seeded = _seed_text(calls, rebound) or ""
                 continue
             pairs = []
             for target in stmt.targets:
@@ -2935,12 +3035,24 @@ def _reseeded_draws(submission) -> set[str]:
                         and len(target.elts) == len(stmt.value.elts):
                     pairs += [(t.id, v) for t, v in zip(target.elts, stmt.value.elts) if isinstance(t, ast.Name)]
             for name, value in pairs:
-                call = isinstance(value, ast.Call)
-                if name in ("Q", "K") and call and (seeded or getattr(value.func, "id", None) in seeding):
-                    found.add(name)
+                if name not in ("Q", "K"):
+                    continue
+                helper = getattr(value.func, "id", None) if isinstance(value, ast.Call) else None
+                by_helper = seeding.get(helper) if helper is not None else None
+                if by_helper is not None and isinstance(value, ast.Call) and _passes_any(value, by_helper[1]):
+                    by_helper = None     # draw(2, 5, 8, seed=1): this call's own seed, not the default
+                seed = seeded if seeded is not None and isinstance(value, ast.Call) \
+                    else by_helper[0] if by_helper is not None else None
+                if seed:
+                    seeds[name] = seed
+                elif not any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(value)):
+                    seeds.pop(name, None)     # drawn again unseeded, or bound to something else (Q = Q.float() kept)
+                if isinstance(value, ast.Call):
+                    seeded = None   # one seed, then `Q, K, V = randn(..), randn(..), randn(..)`: only Q restarts it
             if any(isinstance(v, ast.Call) for _n, v in pairs):
-                seeded = False
-    return found
+                seeded = None
+    # both drawn after the same seed (a stream restarted at one place draws the same tensor twice)
+    return set(seeds) if set(seeds) == {"Q", "K"} and seeds["Q"] == seeds["K"] else set()
 
 
 def name_reseeded_draws(raw, submission, atol) -> None:
@@ -5638,12 +5750,47 @@ def name_scores_changed_in_place_before_scaling(scaled, submission, atol) -> Non
                         "values. " + describe("overwritten_in_place_then_reused"))
 
 
+def _stacked_along_columns(value) -> str | None:
+    """naming round 80: `value` is stack(<the pieces>, dim=1) (torch.stack, np.stack, a bare stack; dim, axis or the
+    second positional argument 1 or -1): the pieces (the per-row results) laid out as columns. Its text, or None."""
+    if not (isinstance(value, ast.Call) and getattr(value.func, "attr", getattr(value.func, "id", None)) == "stack"
+            and value.args):
+        return None
+    axis = value.args[1] if len(value.args) > 1 else next(
+        (k.value for k in value.keywords if k.arg in ("dim", "axis")), None)
+    if isinstance(axis, ast.UnaryOp) and isinstance(axis.op, ast.USub) and isinstance(axis.operand, ast.Constant):
+        axis = ast.Constant(-axis.operand.value)
+    if isinstance(axis, ast.Constant) and type(axis.value) is int and axis.value in (1, -1):
+        return ast.unparse(value)[:80]
+    return None
+
+
+def name_row_results_stacked_as_columns(got, what, submission, atol) -> None:
+    """q6, naming round 80 (blind80 q6_rows_softmaxed_then_stacked_as_columns_like_r_apply): `got` is the right
+    weights3 transposed AND the assignment that binds `what` in its cell (read with ast, never run) stacks a list
+    of pieces along dim=1 (torch.stack([... for r in scores3], dim=1), R's apply(S, 1, f)): each row's
+    softmax became a column."""
+    w = ref.weights3
+    if (submission is None or tuple(got.shape) != tuple(w.shape)
+            or not torch.allclose(got.double(), w.T, rtol=0, atol=atol)):
+        return
+    for _source, tree in answer_cell_trees(submission, what):
+        for n in ast.walk(tree):
+            if isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == what for t in n.targets):
+                line = _stacked_along_columns(n.value)
+                if line is not None:
+                    raise Misconception("row_results_stacked_as_columns", f"{what} is the right weights transposed: your "
+                                        f"`{line}`: " + describe("row_results_stacked_as_columns"))
+
+
 def name_trace_scaled_twice_in_place(got, what, submission, atol, causal=False) -> None:
     """q6, round46 (blind45 q6_keys_scaled_in_place_through_a_transpose_view): `got` is the trace's weights from
     the scores divided by 4 = 2 x 2 (the number divide_by_dk gives, d_k = 4), and the cell scales an input in
     place (inplace_scaling_of_an_input: `Kt /= 2` on the view K3.T): the right scale 2 applied to K3 (or Q3)
     itself, so that the second call divides the already divided tensor again. inplace_on_input, never a scale
     slip: the source's own scale is right."""
+    if not causal:
+        name_row_results_stacked_as_columns(got, what, submission, atol)      # naming round 80: torch.stack(rows, dim=1)
     if causal:
         name_trace_scores_exponentiated_in_place(got, what, submission, atol)      # round56
     s = ref.Q3 @ ref.K3.T / 4.0
@@ -6370,6 +6517,7 @@ def name_count_from_another_rule(got, name, submission, T, d_k):
     cost_ratio's value, so the cell's own words are the evidence."""
     name_madds_flops_both_products(got, name, submission, T, d_k)      # round62: 4 T^2 d, both products' FLOPs
     name_layer_or_symmetric_count(got, name, submission, T, d_k)      # naming round 76: a layer's bias, a symmetric matrix
+    name_count_over_range_from_one(got, name, submission, T, d_k)     # naming round 80: range(1, T) on both axes
     if name == "score_madds" and got == T ** 3:
         raise Misconception("madds_n_cubed_rule", f"score_madds is {got:,} = T^3 = {T}^3: "
                             + describe("madds_n_cubed_rule"))
@@ -6387,6 +6535,56 @@ def name_count_from_another_rule(got, name, submission, T, d_k):
                 raise Misconception("entries_from_element_size", f"attn_entries is {got}, from .{words[0]}: the "
                                     "bytes of ONE element, not the number of elements: "
                                     + describe("entries_from_element_size"))
+
+
+# --- naming round 80 (blind80) ----------------------------------------------------------------------------------------
+
+def _range_from_one_stops(node) -> str | None:
+    """`range(1, stop)` with a stop that is not written `... + 1` (the inclusive bound of MATLAB's 1:T): its text."""
+    if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "range"
+            and len(node.args) == 2 and isinstance(node.args[0], ast.Constant) and node.args[0].value == 1
+            and not (isinstance(node.args[1], ast.BinOp) and isinstance(node.args[1].op, ast.Add))):
+        return ast.unparse(node)[:40]
+    return None
+
+
+def name_count_over_range_from_one(got, name, submission, T, d_k):
+    """naming round 80 (blind80 q8_entries_counted_over_range_one_to_t_ported_from_matlab_one_colon_t), Question 8's
+    counts: (T - 1)^2 (times d_k for score_madds) AND, in the cell that binds `name`, a range(1, stop) (stop not
+    written `x + 1`) inside the value of `name` or of a name that value reads, or as the iterable of a for loop that
+    binds one of them (read with ast, never run): MATLAB's inclusive 1:T ported as range(1, T), T - 1 positions per
+    axis. The number alone is not enough: (T - 1) ** 2 typed as such says nothing of a range."""
+    want = (T - 1) ** 2 * (d_k if name == "score_madds" else 1)
+    if got != want or submission is None:
+        return
+    try:
+        cells = cells_of(submission)
+        trees = [parse(cells[i]) for i in cells_assigning(cells, name)]
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return
+    nodes = [n for tree in trees for n in ast.walk(tree)][:20000]
+    values: dict[str, list] = {}
+    for n in nodes:
+        if isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and n.value is not None:
+            for t in (n.targets if isinstance(n, ast.Assign) else [n.target]):
+                if isinstance(t, ast.Name):
+                    values.setdefault(t.id, []).append(n.value)
+    read, todo = set(), [name]
+    while todo and len(read) < 50:        # `name` and the names its value reads, transitively, in these cells
+        cur = todo.pop()
+        if cur in read:
+            continue
+        read.add(cur)
+        todo += [r.id for v in values.get(cur, []) for r in ast.walk(v) if isinstance(r, ast.Name)]
+    found = [r for v in (v for k in read for v in values.get(k, [])) for n in ast.walk(v)
+             if (r := _range_from_one_stops(n))]
+    found += [r for n in nodes if isinstance(n, ast.For) and (r := _range_from_one_stops(n.iter))
+              and any(isinstance(m, ast.Name) and isinstance(m.ctx, ast.Store) and m.id in read
+                      for b in n.body for m in ast.walk(b))]
+    if found:
+        raise Misconception("inclusive_range_ported_exclusive", f"{name} is {got:,} = (T - 1)^2 = {T - 1}^2"
+                            + (f" x d_k = {d_k}" if name == "score_madds" else "") + f", counted over {found[0]}: "
+                            + describe("inclusive_range_ported_exclusive"))
 
 
 # --- naming round 53 (blind53) ----------------------------------------------------------------------------------------
@@ -10248,6 +10446,117 @@ def _training_gate(tree) -> str | None:
     return None
 
 
+def _position_ranges(fn_def) -> list[tuple[int, str, set[str]]]:
+    """naming round 80: each arange(...) / range(...) call in a def as (its start: 0 or 1, its text, the names its
+    stop reads); a call with another start, a step, or a start that is not a literal 0 or 1 is left out."""
+    found = []
+    for n in ast.walk(fn_def):
+        if not (isinstance(n, ast.Call) and (getattr(n.func, "attr", None) == "arange"
+                                             or getattr(n.func, "id", None) in ("range", "arange"))):
+            continue
+        if len(n.args) == 1 and not n.keywords:
+            start, stop = 0, n.args[0]
+        elif (len(n.args) == 2 and not n.keywords and isinstance(n.args[0], ast.Constant)
+              and n.args[0].value in (0, 1) and type(n.args[0].value) is int):
+            start, stop = n.args[0].value, n.args[1]
+        else:
+            continue
+        found.append((start, ast.unparse(n)[:40], {r.id for r in ast.walk(stop) if isinstance(r, ast.Name)}))
+    return found
+
+
+def name_positions_from_one(key, what, submission) -> None:
+    """q4, naming round 80 (blind80 q4_query_numbers_from_one_like_matlab_key_numbers_from_zero): after the mask
+    matched causal_includes_next (or causal_excludes_self) by its values, the cause where causal_mask's def shows
+    it (parsed, never run): the positions of one axis numbered from 1 (arange(1, n + 1) whose stop reads that
+    axis's parameter: the first for the queries, the second for the keys) and the other's from 0 (arange(n),
+    arange(0, n), reading the other parameter), the side from 1 being the one the matched shift needs: queries
+    from 1 give j <= i + 1 (includes_next), keys from 1 give j < i (excludes_self)."""
+    if key not in ("causal_includes_next", "causal_excludes_self") or submission is None:
+        return
+    for _source, tree in answer_cell_trees(submission, "causal_mask"):
+        for fn_def in (n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == "causal_mask"):
+            params = [a.arg for a in fn_def.args.args][:2]
+            if len(params) < 2:
+                continue
+            ones_side = params[0] if key == "causal_includes_next" else params[1]
+            zero_side = params[1] if ones_side == params[0] else params[0]
+            ranges = _position_ranges(fn_def)
+            one = [r for start, r, names in ranges if start == 1 and ones_side in names and zero_side not in names]
+            zero = [r for start, r, names in ranges if start == 0 and zero_side in names and ones_side not in names]
+            if one and zero and not any(start == 1 and zero_side in names for start, _r, names in ranges):
+                side = "query" if ones_side == params[0] else "key"
+                other = "key" if side == "query" else "query"
+                raise Misconception("positions_from_one_on_one_side", f"{what} is wrong: the {side} positions are "
+                                    f"numbered from 1 (`{one[0]}`) while the {other} positions start at 0 "
+                                    f"(`{zero[0]}`): " + describe("positions_from_one_on_one_side"))
+
+
+def _is_transposed(node, name) -> bool:
+    """`name.transpose(...)`, `.permute(...)`, `.swapaxes(...)`, `.mT` or `.T`, or torch.transpose(name, ...)."""
+    if isinstance(node, ast.Attribute) and node.attr in ("mT", "T"):
+        return isinstance(node.value, ast.Name) and node.value.id == name
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+            and node.func.attr in ("transpose", "permute", "swapaxes", "swapdims")):
+        return False
+    base = node.func.value
+    if isinstance(base, ast.Name) and base.id == name:
+        return True
+    return bool(node.args) and isinstance(node.args[0], ast.Name) and node.args[0].id == name
+
+
+def _keys_by_queries_product(fn_def) -> str | None:
+    """naming round 80: in an attention def, `K @ Q.transpose(...)` (or torch.matmul / bmm(K, Q^T)) with K and Q its
+    second and first parameters: the scores laid out keys by queries. Its text, or None."""
+    params = [a.arg for a in fn_def.args.args][:2]
+    if len(params) < 2:
+        return None
+    q, k = params
+    for n in ast.walk(fn_def):
+        if isinstance(n, ast.BinOp) and isinstance(n.op, ast.MatMult):
+            left, right_ = n.left, n.right
+        elif (isinstance(n, ast.Call) and getattr(n.func, "attr", getattr(n.func, "id", None)) in ("matmul", "bmm")
+              and len(n.args) == 2):
+            left, right_ = n.args
+        else:
+            continue
+        if isinstance(left, ast.Name) and left.id == k and _is_transposed(right_, q):
+            return ast.unparse(n)[:60]
+    return None
+
+
+def name_keys_by_queries_scores(named, submission) -> None:
+    """q5, naming round 80 (blind80 q5_scores_kept_keys_by_queries_softmax_still_on_the_last_axis): after the output
+    matched softmax_wrong_dim (the softmax over the queries) by its replay, the cause where the attention's def
+    shows it (parsed, never run): the scores computed keys by queries (K @ Q^T), so the softmax on their last axis
+    runs over the queries whatever dim the code writes."""
+    if submission is None or named.key.split("/")[0] != "softmax_wrong_dim":
+        return
+    said, _nl, shown = str(named).partition("\n")
+    for _source, tree in answer_cell_trees(submission, "scaled_dot_product_attention"):
+        for fn_def in (n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)
+                       and n.name == "scaled_dot_product_attention"):
+            line = _keys_by_queries_product(fn_def)
+            if line is not None:
+                raise Misconception("scores_keys_by_queries", f"{said.split(': it matches')[0]}: your `{line}`: "
+                                    + describe("scores_keys_by_queries")
+                                    + ("\n" + shown if shown else "")) from None
+
+
+def _write_into_new_copy(tree) -> str | None:
+    """naming round 80 (blind80 q5_jax_at_set_rewritten_as_an_update_on_a_discarded_clone): an assignment (plain or
+    augmented) whose target indexes the result of a .clone() or .copy() call, or of torch.clone(...), made on that
+    very line (`w.clone()[rows] = 0`): the write lands in a temporary no name keeps. .detach() and .contiguous()
+    share or may return the same memory, so they are not such a copy. Its text, or None."""
+    for n in ast.walk(tree):
+        targets = n.targets if isinstance(n, ast.Assign) else [n.target] if isinstance(n, ast.AugAssign) else []
+        for t in targets:
+            if (isinstance(t, ast.Subscript) and isinstance(t.value, ast.Call)
+                    and isinstance(t.value.func, ast.Attribute) and t.value.func.attr in ("clone", "copy")):
+                return ast.unparse(n)[:80]
+    return None
+
+
 def name_module_habits(named, submission) -> None:
     """q5/q6, naming round 76 (blind76's borderlines), after a failure already named by its evidence, the cause the
     attention's cell shows (parsed, never run):
@@ -10256,6 +10565,7 @@ def name_module_habits(named, submission) -> None:
       random_bias: eye_ on the weight leaves the random bias);
     - fully_masked_nan (empty rows NaN), and the cell gates a step on `.training` and never calls .eval()/.train():
       training_mode_gate (q5_empty_rows_zeroed_only_when_not_self_training_in_a_module_left_in_train_mode)."""
+    name_keys_by_queries_scores(named, submission)      # naming round 80: K @ Q^T, softmax on its last axis
     if submission is None or named.key not in ("nondeterministic", "fully_masked_nan"):
         return
     said, _nl, shown = str(named).partition("\n")       # the smallest failing input, where one was shown, kept
@@ -10273,3 +10583,8 @@ def name_module_habits(named, submission) -> None:
                 raise Misconception("training_mode_gate", f"{said.split(';')[0]}; that step sits under "
                                     f"`{line}`, and the module is never taken out of training mode: "
                                     + describe("training_mode_gate") + shown) from None
+            line = _write_into_new_copy(tree)      # naming round 80 (blind80): x.clone()[rows] = 0
+            if line is not None:
+                raise Misconception("write_into_discarded_copy", f"{said.split(';')[0]}; your `{line}` writes "
+                                    "into a copy made on that line and never kept: "
+                                    + describe("write_into_discarded_copy") + shown) from None

@@ -145,6 +145,11 @@ MISCONCEPTIONS = {
                                  "square mask then blocks the mirror-image entries (a causal mask lets each query "
                                  "see the future) and a rectangular one does not broadcast; keep the scores "
                                  "Q @ K.transpose(-2, -1), (T_q, T_k), with the mask as given",
+    "softmax_returns_shifted_logits": "returning the logits with their max subtracted (x - max) instead of the "
+                                      "softmax: the exp and the division by the sum are never applied (an early "
+                                      "`return` left in from a check, or the last lines never reached), so the "
+                                      "values are the shifted scores, all <= 0, not weights that sum to 1; let the "
+                                      "function go on to exp(x - max) / its sum along dim (keepdim=True)",
     "log_softmax": "returning the log-probabilities (x - max - log(sum(exp(x - max)))) instead of the probabilities: "
                    "the exp at the end is missing",
     "softmax_over_batch_axis": "taking the softmax over a batch or head axis (a fixed dim=0 or dim=1 of batched "
@@ -374,6 +379,28 @@ MISCONCEPTIONS = {
                            "query and key point the same way, where a distance is small",
     "cost_not_ratio": "giving a cost (the multiply-adds or weight entries at 2T, or at T) as cost_ratio: the ratio "
                       "is the new cost divided by the old one, (2T)^2 d_k / (T^2 d_k) = 4, a plain factor",
+    "inclusive_range_ported_exclusive": "counting over range(1, T), which stops at T - 1: Python's range leaves out "
+                                        "its end, unlike MATLAB's or Julia's inclusive 1:T, so each axis counts T - 1 "
+                                        "positions and the count is (T - 1)^2; count over range(T) (or range(1, T + "
+                                        "1)): T x T = T^2 entries, and T^2 x d_k multiply-adds for the scores",
+    "write_into_discarded_copy": "writing into a copy that is thrown away (x.clone()[rows] = 0, what JAX's "
+                                 "x.at[rows].set(0) becomes when rewritten as an index assignment): the assignment "
+                                 "changes the temporary copy, not x, so x keeps its old values (here the NaN rows); "
+                                 "assign into x itself (x[rows] = 0), keep the copy (x = x.clone(), then x[rows] = 0), "
+                                 "or write x = x.masked_fill(rows, 0)",
+    "positions_from_one_on_one_side": "numbering the positions of one axis from 1 (arange(1, T + 1), MATLAB's or "
+                                      "Julia's 1:T) and those of the other from 0: the comparison j <= i is then "
+                                      "off by one, each query also seeing the next key (queries from 1) or no "
+                                      "longer its own (keys from 1); number both from 0 (arange(T_q), "
+                                      "arange(T_k)), or both from 1",
+    "scores_keys_by_queries": "laying the scores out keys by queries (K @ Q^T, the column convention), so a "
+                              "softmax over their last axis normalises over the queries, not the keys: compute "
+                              "Q @ K^T (one row per query) and take the softmax over dim=-1, or keep K @ Q^T and "
+                              "take it over dim=-2",
+    "row_results_stacked_as_columns": "stacking the per-row results along dim=1 (torch.stack(rows, dim=1), what "
+                                      "R's apply(S, 1, f) returns: one column per row), so the matrix comes out "
+                                      "transposed: stack along dim=0 (one row per row), or take the softmax of the "
+                                      "whole matrix along dim=-1 in one call",
     "loop_starts_at_one": "counting with a loop over range(1, T), which starts at 1 and so skips the first query "
                           "(position 0): range(T) runs over all T of them; the count is T x T scores of d_k "
                           "multiply-adds each, T * T * d_k",

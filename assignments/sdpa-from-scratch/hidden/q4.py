@@ -126,6 +126,7 @@ def _check(fn, T_q, T_k, long=False, submission=None):
     diag.name_mask_filled_column_major(fn, t, T_q, T_k, what)     # round72: product(keys, queries) reshaped row-major
     for key, wrong in ref.causal_mask_variants(T_q, T_k).items():
         if bool((t == wrong).all()):
+            diag.name_positions_from_one(key, what, submission)      # naming round 80: arange(1, T_q + 1) vs arange(T_k)
             raise Misconception(key, f"{what} is wrong: it matches {describe(key)}")
     diag.name_inplace_on_expanded_mask(t, what, submission)    # naming round 63: expand(...).tril_()
     diag.name_not_equal_mask(t, what)                          # round47: sign(i - j).bool(), i != j

@@ -2569,7 +2569,7 @@ WRONG.update({
     q = torch.randn(n_samples, d_k, generator=generator)
     k = torch.randn(n_samples, d_k, generator=generator)
     return ((q * k).sum(dim=1) / math.sqrt(d_k)).var().item()
-'''), {"key": None, "where": ["q2"]}),
+'''), {"key": "scale_applied_unconditionally", "where": ["q2"]}),     # named since naming round 80: `scaled` unread
 })
 
 CORRECT.update({
