@@ -18,7 +18,7 @@ q5 (borderline before): the output matching a softmax over the queries, from a d
 the softmax over that layout's last axis: scores_keys_by_queries; K @ Q^T with the softmax over dim=-2 keeps full
 marks, and Q @ K^T with the softmax over dim=-2 keeps softmax_wrong_dim.
 q6 (borderline before): weights3 the right weights transposed, bound to stack(<per-row results>, dim=1) (R's
-apply(S, 1, f)): row_results_stacked_as_columns (out3 keeps weights_transposed); stacking along dim=0 keeps full marks,
+apply(S, 1, f)): rows_stacked_as_columns (out3 keeps weights_transposed); stacking along dim=0 keeps full marks,
 and a .T written out keeps result_axes_permuted.
 Each kind is graded through the sandbox on variants of its own, with right neighbours at full marks."""
 from __future__ import annotations
@@ -100,14 +100,14 @@ WRONG = {
                    "        scores = scores.masked_fill(~mask.transpose(-1, -2), float('-inf'))\n"
                    "    w = stable_softmax(scores, dim=-1).transpose(-1, -2)\n"),
     ]),
-    "row_results_stacked_as_columns": ("q6", "the right weights transposed", [
+    "rows_stacked_as_columns": ("q6", "the right weights transposed", [
         _trace("torch.stack([stable_softmax(row, dim=-1) for row in scores3], dim=1)"),
         _trace("torch.stack(list(map(lambda r: stable_softmax(r, dim=0), scores3.unbind(0))), -1)"),
     ]),
 }
 
 # keys that other tests of the same variant say, true of them: out3 = weights3 @ V3 is A^T V
-ALSO = {"row_results_stacked_as_columns": ("weights_transposed",)}
+ALSO = {"rows_stacked_as_columns": ("weights_transposed",)}
 
 CORRECT = [
     # the shift checked, then the softmax finished
@@ -180,7 +180,7 @@ def test_queries_by_keys_softmaxed_over_the_queries_keeps_its_key(grader):
 
 def test_a_transpose_written_out_keeps_its_key(grader):
     keys = failed_keys(_graded(grader, _trace("stable_softmax(scores3, dim=-1).T")))
-    assert "row_results_stacked_as_columns" not in keys
+    assert "rows_stacked_as_columns" not in keys
 
 
 def test_no_zeroing_at_all_keeps_fully_masked_nan(grader):

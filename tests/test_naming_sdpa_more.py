@@ -71,7 +71,11 @@ def test_the_q5_shapes_keep_every_new_mistake_apart(shapes, dtype, mask_shape) -
     outs = diag.wrong_variants(Q, K, V, mask)
     assert {"scale_after_softmax", "softmax_global_sum", "log_softmax", "softmax_twice"} <= set(outs)
     for a, b in itertools.combinations(sorted(outs), 2):
-        if a.split("/")[0] != b.split("/")[0] and a in diag.VARIANT_FUNCTIONS:
+        # two outputs with no finite entry are apart on no input of this shape (log_softmax and round 80's
+        # softmax_returns_shifted_logits both give -inf on a masked key, and every row here loses a key, so both
+        # come out NaN): raise_if_variant then lists both and names neither, which is right; not a collision
+        lost = not torch.isfinite(outs[a]).any() and not torch.isfinite(outs[b]).any()
+        if a.split("/")[0] != b.split("/")[0] and a in diag.VARIANT_FUNCTIONS and not lost:
             assert not checks._close(outs[a], outs[b], dtype, equal_nan=True), (a, b)
     for key in diag.VARIANT_FUNCTIONS:
         if key in outs:

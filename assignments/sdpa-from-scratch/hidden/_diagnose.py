@@ -5779,8 +5779,8 @@ def name_row_results_stacked_as_columns(got, what, submission, atol) -> None:
             if isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == what for t in n.targets):
                 line = _stacked_along_columns(n.value)
                 if line is not None:
-                    raise Misconception("row_results_stacked_as_columns", f"{what} is the right weights transposed: your "
-                                        f"`{line}`: " + describe("row_results_stacked_as_columns"))
+                    raise Misconception("rows_stacked_as_columns", f"{what} is the right weights transposed: your "
+                                        f"`{line}`: " + describe("rows_stacked_as_columns"))
 
 
 def name_trace_scaled_twice_in_place(got, what, submission, atol, causal=False) -> None:

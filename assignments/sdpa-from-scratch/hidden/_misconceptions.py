@@ -397,10 +397,9 @@ MISCONCEPTIONS = {
                               "softmax over their last axis normalises over the queries, not the keys: compute "
                               "Q @ K^T (one row per query) and take the softmax over dim=-1, or keep K @ Q^T and "
                               "take it over dim=-2",
-    "row_results_stacked_as_columns": "stacking the per-row results along dim=1 (torch.stack(rows, dim=1), what "
-                                      "R's apply(S, 1, f) returns: one column per row), so the matrix comes out "
-                                      "transposed: stack along dim=0 (one row per row), or take the softmax of the "
-                                      "whole matrix along dim=-1 in one call",
+    "rows_stacked_as_columns": "laying each row's result down as a column (torch.stack(rows, dim=1), column_stack, "
+                               "as R's apply(x, 1, f) returns them), which transposes the matrix: stack the rows "
+                               "along dim=0 (torch.stack(rows)) so that row t stays row t",
     "loop_starts_at_one": "counting with a loop over range(1, T), which starts at 1 and so skips the first query "
                           "(position 0): range(T) runs over all T of them; the count is T x T scores of d_k "
                           "multiply-adds each, T * T * d_k",
