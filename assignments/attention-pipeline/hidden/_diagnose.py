@@ -8295,6 +8295,15 @@ def check_clamps_in_place(func: str) -> tuple[str, float | None, float | None] |
         for c in ast.walk(t):
             if not (isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute) and c.func.attr in _IN_PLACE_RANGES):
                 continue
+            # red-team round 141: the clamp must land on a kept tensor (a name, or a view of it by indexing or .T):
+            # `S.clone().clamp_(..)` or `(Z * 1.0).clamp_(..)` clamps a temporary and changes nothing
+            base = c.func.value
+            for _ in range(50):
+                if not isinstance(base, (ast.Subscript, ast.Attribute)):
+                    break
+                base = base.value
+            if not isinstance(base, ast.Name):
+                continue
             kws = {k.arg: k.value for k in c.keywords}
             args = list(c.args) + [None, None]
             if c.func.attr == "clamp_min_":
@@ -8364,7 +8373,13 @@ def stacks_as_columns(func: str) -> str | None:
     node = _def_of(None, func)
     if node is None:
         return None
-    for n in ast.walk(node):
+    nodes = list(itertools.islice(ast.walk(node), 20000))
+    # red-team round 141: a def that transposes anything (`stack(.., dim=1).T`, `(M / ...).T`, .mT, .t(),
+    # transpose / permute / swapaxes / movedim) may owe the transposed result to that transpose, not to the stack
+    if any((isinstance(n, ast.Attribute) and n.attr in ("T", "mT")) or (isinstance(n, ast.Call) and _callee(n) in (
+            "t", "transpose", "permute", "swapaxes", "swapdims", "movedim", "moveaxis")) for n in nodes):
+        return None
+    for n in nodes:
         name = _callee(n)
         if not isinstance(n, ast.Call) or name not in _COLUMN_STACKS | {"stack"}:
             continue
@@ -8395,6 +8410,8 @@ _SCALE_LIBRARY = re.compile(r"\blibrar(?:y|ies)\b|\bframework\b|\bjax\b|\bflax\b
                             r"|\btorch\b|\bpytorch\b|\bf\.|dot_product_attention|multiheadattention|\bsdpa\b")
 _SCALE_ELSEWHERE = re.compile(r"\bdefault\b|\bscale_default\b|\banyway\b|\balready\b|\bautomatically\b|\binternally\b"
                               r"|\bfor (?:me|us|you)\b|\bscaled by\b")
+_SCALE_OTHER_REASON = re.compile(r"normali[sz]|\b(?:drops?|divides?|washe?s?|falls?) out\b|\btiny\b|\bsmall\b"
+                                 r"|near (?:0|zero)|\binit(?:iali[sz]ation|ialised|ialized)?\b|\brelative\b")
 _SCALE_MENTION = re.compile(r"\bscal(?:e|ed|es|ing)\b|\bscale_default\b|1\s*/\s*(?:math\.|torch\.)?sqrt"
                             r"|sqrt\s*\(\s*d")
 
@@ -8414,14 +8431,18 @@ def raise_if_scale_said_applied_elsewhere(value: object, submission: object) -> 
     if source is None or len(source) > 6000:
         return
     try:
+        # red-team round 141: a comment on a line of its own or after the answer's assignment (one trailing an
+        # experiment's line describes that line); option c's other reasonings (the softmax normalises, the scores
+        # are small, the init) are not the library's scale
         comments = [t.string.lstrip("#").strip() for t in tokenize.generate_tokens(io.StringIO(source).readline)
-                    if t.type == tokenize.COMMENT]
+                    if t.type == tokenize.COMMENT and re.match(r"\s*(?:#|ans_scale\b|$)", t.line)]
     except (tokenize.TokenError, SyntaxError, IndentationError):
         return
     for said in comments:
         text = re.sub(r"\bscale\s*=\s*none\b", "scale_default", said.lower())
         if _SCALE_LIBRARY.search(text) and _SCALE_ELSEWHERE.search(text) and _SCALE_MENTION.search(text) \
-                and not _NEGATION.search(text) and not re.search(r"invarian|same constant|cancel", text):
+                and not _NEGATION.search(text) and not re.search(r"invarian|same constant|cancel", text) \
+                and not _SCALE_OTHER_REASON.search(text):
             key = "scale_assumed_applied_elsewhere"
             raise Misconception(key, f"ans_scale is 'c', and your comment says the scale is applied for you "
                                 f"(`{said[:80]}`): " + describe(key))

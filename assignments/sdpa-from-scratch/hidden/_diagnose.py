@@ -19,6 +19,7 @@ import copy
 import functools
 import inspect
 import io
+import itertools
 import math
 import re
 import threading
@@ -5774,13 +5775,19 @@ def name_row_results_stacked_as_columns(got, what, submission, atol) -> None:
     if (submission is None or tuple(got.shape) != tuple(w.shape)
             or not torch.allclose(got.double(), w.T, rtol=0, atol=atol)):
         return
+    last = None       # red-team round 141: only the binding that ran last (a draft stack rebound by `... .T` is not it)
     for _source, tree in answer_cell_trees(submission, what):
-        for n in ast.walk(tree):
-            if isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == what for t in n.targets):
-                line = _stacked_along_columns(n.value)
-                if line is not None:
-                    raise Misconception("rows_stacked_as_columns", f"{what} is the right weights transposed: your "
-                                        f"`{line}`: " + describe("rows_stacked_as_columns"))
+        binds = [n for n in itertools.islice(ast.walk(tree), 20000) if isinstance(n, ast.stmt)
+                 and any(isinstance(t, ast.Name) and isinstance(t.ctx, ast.Store) and t.id == what
+                         for t in itertools.islice(ast.walk(n), 200) if not isinstance(n, (ast.FunctionDef,
+                                                                                              ast.ClassDef)))]
+        if binds:
+            last = max(binds, key=lambda b: (b.lineno, b.col_offset))
+    if isinstance(last, ast.Assign) and any(isinstance(t, ast.Name) and t.id == what for t in last.targets):
+        line = _stacked_along_columns(last.value)
+        if line is not None:
+            raise Misconception("rows_stacked_as_columns", f"{what} is the right weights transposed: your "
+                                f"`{line}`: " + describe("rows_stacked_as_columns"))
 
 
 def name_trace_scaled_twice_in_place(got, what, submission, atol, causal=False) -> None:
@@ -6539,11 +6546,14 @@ def name_count_from_another_rule(got, name, submission, T, d_k):
 
 # --- naming round 80 (blind80) ----------------------------------------------------------------------------------------
 
-def _range_from_one_stops(node) -> str | None:
-    """`range(1, stop)` with a stop that is not written `... + 1` (the inclusive bound of MATLAB's 1:T): its text."""
+def _range_from_one_stops(node, T: int | None = None) -> str | None:
+    """`range(1, stop)` with a stop that is not written `... + 1` (the inclusive bound of MATLAB's 1:T): its text.
+    red-team round 141: a stop written as a number must be T itself (`range(1, 1025)` is MATLAB's 1:1024 ported right,
+    T positions)."""
     if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "range"
             and len(node.args) == 2 and isinstance(node.args[0], ast.Constant) and node.args[0].value == 1
-            and not (isinstance(node.args[1], ast.BinOp) and isinstance(node.args[1].op, ast.Add))):
+            and not (isinstance(node.args[1], ast.BinOp) and isinstance(node.args[1].op, ast.Add))
+            and not (T is not None and isinstance(node.args[1], ast.Constant) and node.args[1].value != T)):
         return ast.unparse(node)[:40]
     return None
 
@@ -6577,8 +6587,8 @@ def name_count_over_range_from_one(got, name, submission, T, d_k):
         read.add(cur)
         todo += [r.id for v in values.get(cur, []) for r in ast.walk(v) if isinstance(r, ast.Name)]
     found = [r for v in (v for k in read for v in values.get(k, [])) for n in ast.walk(v)
-             if (r := _range_from_one_stops(n))]
-    found += [r for n in nodes if isinstance(n, ast.For) and (r := _range_from_one_stops(n.iter))
+             if (r := _range_from_one_stops(n, T))]
+    found += [r for n in nodes if isinstance(n, ast.For) and (r := _range_from_one_stops(n.iter, T))
               and any(isinstance(m, ast.Name) and isinstance(m.ctx, ast.Store) and m.id in read
                       for b in n.body for m in ast.walk(b))]
     if found:
@@ -10450,9 +10460,23 @@ def _position_ranges(fn_def) -> list[tuple[int, str, set[str]]]:
     """naming round 80: each arange(...) / range(...) call in a def as (its start: 0 or 1, its text, the names its
     stop reads); a call with another start, a step, or a start that is not a literal 0 or 1 is left out."""
     found = []
-    for n in ast.walk(fn_def):
+    nodes = list(itertools.islice(ast.walk(fn_def), 20000))
+    parent = {id(c): p for p in nodes for c in ast.iter_child_nodes(p)}
+    for n in nodes:
         if not (isinstance(n, ast.Call) and (getattr(n.func, "attr", None) == "arange"
                                              or getattr(n.func, "id", None) in ("range", "arange"))):
+            continue
+        # red-team round 141: `torch.arange(T_k)[None, :] + 1` numbers from 1 too: a range shifted by arithmetic
+        # (through indexing and view methods) has no start to read
+        cur = n
+        for _ in range(50):
+            up = parent.get(id(cur))
+            if isinstance(up, (ast.Subscript, ast.Attribute)) and up.value is cur or (
+                    isinstance(up, ast.Call) and isinstance(up.func, ast.Attribute) and up.func.value is cur):
+                cur = up
+                continue
+            break
+        if isinstance(parent.get(id(cur)), ast.BinOp):
             continue
         if len(n.args) == 1 and not n.keywords:
             start, stop = 0, n.args[0]
@@ -10512,7 +10536,14 @@ def _keys_by_queries_product(fn_def) -> str | None:
     if len(params) < 2:
         return None
     q, k = params
-    for n in ast.walk(fn_def):
+    nodes = list(itertools.islice(ast.walk(fn_def), 20000))
+    parent = {id(c): p for p in nodes for c in ast.iter_child_nodes(p)}
+    # the names the def transposes anywhere (`st.mT`, st.transpose(..), torch.transpose(st, ..)), read once
+    swapped = {b.id for m in nodes for b in (
+        [m.value] if isinstance(m, ast.Attribute) and m.attr in ("mT", "T") else
+        [m.func.value] + m.args[:1] if isinstance(m, ast.Call) and isinstance(m.func, ast.Attribute)
+        and m.func.attr in ("transpose", "permute", "swapaxes", "swapdims") else []) if isinstance(b, ast.Name)}
+    for n in nodes:
         if isinstance(n, ast.BinOp) and isinstance(n.op, ast.MatMult):
             left, right_ = n.left, n.right
         elif (isinstance(n, ast.Call) and getattr(n.func, "attr", getattr(n.func, "id", None)) in ("matmul", "bmm")
@@ -10520,9 +10551,34 @@ def _keys_by_queries_product(fn_def) -> str | None:
             left, right_ = n.args
         else:
             continue
-        if isinstance(left, ast.Name) and left.id == k and _is_transposed(right_, q):
+        if isinstance(left, ast.Name) and left.id == k and _is_transposed(right_, q) \
+                and not _transposed_back(n, parent, swapped):
             return ast.unparse(n)[:60]
     return None
+
+
+def _transposed_back(product, parent, swapped) -> bool:
+    """red-team round 141: the keys-by-queries product swapped back to queries by keys before anything else reads
+    it: `(K @ Q.mT).mT / s`, or `st = K @ Q.mT` (through scaling arithmetic) with `st.mT` / st.transpose(...) in the
+    def. Then the layout is the usual one and a softmax over the wrong axis is that axis's mistake."""
+    cur = product
+    for _ in range(200):
+        up = parent.get(id(cur))
+        if isinstance(up, ast.BinOp):
+            cur = up
+            continue
+        if (isinstance(up, ast.Attribute) and up.attr in ("mT", "T") and up.value is cur) or (
+                isinstance(up, ast.Attribute) and up.attr in ("transpose", "permute", "swapaxes", "swapdims")
+                and up.value is cur) or (
+                isinstance(up, ast.Call) and getattr(up.func, "attr", None) in ("transpose", "swapaxes", "swapdims")
+                and up.args and up.args[0] is cur):
+            return True
+        break
+    up = parent.get(id(cur))
+    if isinstance(up, (ast.Assign, ast.AnnAssign)) and up.value is cur:
+        names = {t.id for t in (up.targets if isinstance(up, ast.Assign) else [up.target]) if isinstance(t, ast.Name)}
+        return bool(names & swapped)
+    return False
 
 
 def name_keys_by_queries_scores(named, submission) -> None:
@@ -10548,10 +10604,17 @@ def _write_into_new_copy(tree) -> str | None:
     augmented) whose target indexes the result of a .clone() or .copy() call, or of torch.clone(...), made on that
     very line (`w.clone()[rows] = 0`): the write lands in a temporary no name keeps. .detach() and .contiguous()
     share or may return the same memory, so they are not such a copy. Its text, or None."""
-    for n in ast.walk(tree):
+    # red-team round 141: only in the attention's own def, and only a zeroing (`= 0`, `*= 0`): a clone written
+    # with something else, or in a helper beside it, is not the missing zeroing of the empty rows
+    defs = [d for d in itertools.islice(ast.walk(tree), 20000)
+            if isinstance(d, ast.FunctionDef) and d.name == "scaled_dot_product_attention"]
+    for n in (n for d in defs for n in itertools.islice(ast.walk(d), 20000)):
         targets = n.targets if isinstance(n, ast.Assign) else [n.target] if isinstance(n, ast.AugAssign) else []
+        zero = isinstance(n, (ast.Assign, ast.AugAssign)) and isinstance(n.value, ast.Constant) \
+            and type(n.value.value) in (int, float) and n.value.value == 0 \
+            and (isinstance(n, ast.Assign) or isinstance(n.op, ast.Mult))
         for t in targets:
-            if (isinstance(t, ast.Subscript) and isinstance(t.value, ast.Call)
+            if (zero and isinstance(t, ast.Subscript) and isinstance(t.value, ast.Call)
                     and isinstance(t.value.func, ast.Attribute) and t.value.func.attr in ("clone", "copy")):
                 return ast.unparse(n)[:80]
     return None
