@@ -1824,7 +1824,7 @@ BLIND19_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # mask.any(-1).unsqueeze(0) lines up with the keys, as a reduction without keepdim does: the key's fix
         # (as blind's q3_sum_axis_restored_at_front)
         "q5_empty_row_flag_unsqueezed_at_front": ("reduction_without_keepdim",),
-        "q4_key_positions_counted_from_one": ("causal_excludes_self",),    # cols from 1: cols <= rows is j < i
+        "q4_key_positions_counted_from_one": ("causal_excludes_self", "positions_from_one_on_one_side"),    # cols from 1: cols <= rows is j < i; since naming round 80 q4 says the arange(1, T_k + 1) itself
         # generic: "out3 is not correct in row(s) [0, 1, 2]"; summed over the queries, out3 keeps one row per
         # key (V[j] times key j's total weight): output_keeps_key_axis's "one axis per key ... never summed over
         # the keys: weights @ V sums over the keys"
@@ -7546,7 +7546,7 @@ BLIND55_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # causal_ignores_T_k on both failures (q4 more_queries_than_keys, more_keys_than_queries): "causal_mask(9, 6) has shape (9, 9): a square mask from one length; it should be (9, 6), one row per query and one column per key": exactly the mistake and the fix; borderline: nothing names generate_square_subsequent_mask(T_q) as the square-only helper; q5/q6 not charged
         "q4_square_subsequent_mask_helper_ignores_t_k": ("causal_ignores_T_k",),
         # causal_includes_next on all 4 failures (q4 square / more queries / more keys, q6 weights3_causal): "causal_mask(11) is wrong: it matches a causal mask off by one the other way (tril(diagonal=1)): each token also sees the next one": exactly the effect (query i sees key i + 1); borderline: nothing says the query positions start at 1 while the keys start at 0
-        "q4_query_positions_counted_from_one": ("causal_includes_next",),
+        "q4_query_positions_counted_from_one": ("causal_includes_next", "positions_from_one_on_one_side"),    # round 80: the arange(1, T_q + 1) said
         # fixed_axes on all 9 q5 failures: "your code raised IndexError: Dimension out of range (expected to be in range of [-3, 2], but got 3) on 3-D inputs; the same values as 4-D inputs ... run and give the right result: your code expects 4-D inputs: ... use negative axes": exactly the mistake (dim=3 fits 4-D scores only) and the fix (dim=-1); borderline: the key's examples are K.T, transpose(1, 2) and unpacking, not a softmax dim, though "got 3" points at it; test_no_torch_sdpa_* fail on the same crash
         "q5_softmax_axis_hard_coded_to_3_from_4d_tutorial_code": ("fixed_axes",),
         # fixed_axes on all 6 q5 failures (4-D ones): "your code raised ValueError: too many values to unpack (expected 3) on 4-D inputs; the same values as 3-D inputs ... run and give the right result: your code expects 3-D inputs: ... B, T, d = Q.shape): use negative axes": names the very line (B, T, d = Q.shape) and the fix
@@ -8641,7 +8641,7 @@ BLIND65_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # now (naming round 65: variance_typed_in, by the value not the notebook's own draw's and the cell's last assignment to raw_score_var a number literal (a source condition))
         "q2_variances_typed_in_from_a_run_on_another_random_draw": ("variance_typed_in",),
         # named right (borderline): keys_are_queries on q2:test_score_variances (the only failure), "raw_score_var is 23.8989, what this mistake gives: computing the scores from the queries with themselves (Q Q^T, k = q) instead of Q K^T": true in effect (after torch.manual_seed(0) the redrawn K equals Q, so Q @ K^T is Q Q^T); borderline: the cell literally writes Q @ K.transpose(-2, -1), and nothing names the reseed that makes K a copy of Q; a student who checks K against Q (as "k = q" invites) finds it and the manual_seed(0) in front of the draw
-        "q2_seed_reset_before_redrawing_the_keys_makes_them_equal_to_the_queries": ("keys_are_queries",),
+        "q2_seed_reset_before_redrawing_the_keys_makes_them_equal_to_the_queries": ("keys_are_queries", "reseeded_each_draw"),    # round 78: the seed before K said
         # named right: no_max_subtraction on both failures (q3 float16_logits_in_the_thousands, q5 float16_large_scores), "stable_softmax of float16 logits in the thousands gave inf or NaN, and so does a probe with large logits: it matches a softmax without max-subtraction, which overflows in float16": true of the stable_softmax that runs (the draft defined last, with no max-subtraction); the student who sees the fixed version first is told the running one has no shift and finds the draft below it (nothing says "defined twice", a small gap)
         "q3_first_unshifted_draft_kept_below_the_fixed_softmax_and_defined_last": ("no_max_subtraction",),
         # not caught: 35/35; no q3 or q5 test passes an input with a length-1 axis (a (1, T) row, a single query, a batch of one) where the .squeeze() changes the shape; a key should say "stable_softmax of a (1, T) input returns shape (T,): .squeeze() with no axis drops every length-1 axis of the result; return it with the input's shape (remove the squeeze, or squeeze only a copy for printing)"
