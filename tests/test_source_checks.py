@@ -348,3 +348,28 @@ from autograder.grading.source_checks import linear_bias_kept  # noqa: E402
 def test_linear_bias_kept_reads_each_spelling(call: str, kept: bool | None) -> None:
     import ast
     assert linear_bias_kept(ast.parse(call, mode="eval").body) is kept
+
+
+# --- stacks_as_columns_call: one reader of "the rows laid down as columns", for sdpa q6 and the pipeline's q09 -------
+
+from autograder.grading.source_checks import stacks_as_columns_call  # noqa: E402
+
+
+@pytest.mark.parametrize("call, columns", [
+    ("torch.stack(rows, dim=1)", True),
+    ("torch.stack(rows, -1)", True),
+    ("np.stack(rows, axis=1)", True),
+    ("stack([r for r in S], dim=-1)", True),
+    ("torch.column_stack(rows)", True),
+    ("torch.hstack(rows)", True),
+    ("torch.stack(rows)", False),
+    ("torch.stack(rows, dim=0)", False),
+    ("torch.stack(rows, dim=2)", False),
+    ("torch.stack(rows, dim=d)", False),      # unknown axis: no evidence
+    ("torch.stack()", False),
+    ("torch.cat(rows, dim=1)", False),
+    ("rows.T", False),
+])
+def test_stacks_as_columns_call_reads_each_spelling(call: str, columns: bool) -> None:
+    import ast
+    assert stacks_as_columns_call(ast.parse(call, mode="eval").body) is columns

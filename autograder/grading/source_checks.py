@@ -2142,3 +2142,21 @@ def linear_bias_kept(node: ast.AST) -> bool | None:
         return False
     flags = [k.value for k in node.keywords if k.arg == "bias"] + node.args[2:3]
     return all(isinstance(f, ast.Constant) and f.value is True for f in flags)
+
+
+def stacks_as_columns_call(node: ast.AST) -> bool:
+    """Whether `node` is a call that lays its pieces down as columns: stack(...) (torch.stack, np.stack, a bare
+    stack) along dim (or axis, or its second positional argument) 1 or -1, column_stack(...) or hstack(...)."""
+    if not isinstance(node, ast.Call):
+        return False
+    func = node.func
+    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+    if name in ("column_stack", "hstack"):
+        return True
+    if name != "stack" or not node.args:
+        return False
+    axis = node.args[1] if len(node.args) > 1 else next(
+        (k.value for k in node.keywords if k.arg in ("dim", "axis")), None)
+    if isinstance(axis, ast.UnaryOp) and isinstance(axis.op, ast.USub):
+        axis = axis.operand
+    return isinstance(axis, ast.Constant) and type(axis.value) is int and axis.value == 1

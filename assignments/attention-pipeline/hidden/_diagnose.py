@@ -8364,12 +8364,9 @@ def raise_if_output_transposed(got: object, expected: torch.Tensor, dtype: torch
                             f"swapped it is the right {tuple(expected.shape)} result: " + describe("output_transposed"))
 
 
-_COLUMN_STACKS = frozenset({"column_stack", "hstack"})
-
-
 def stacks_as_columns(func: str) -> str | None:
     """The call, quoted, in the notebook's last `def func` that lays 1-D results down as columns: torch.stack(...,
-    dim=1) or dim=-1 (positional or keyword), torch.column_stack or torch.hstack. None where it has none."""
+    dim=1) or dim=-1, torch.column_stack or torch.hstack (source_checks.stacks_as_columns_call). None where none."""
     node = _def_of(None, func)
     if node is None:
         return None
@@ -8379,16 +8376,8 @@ def stacks_as_columns(func: str) -> str | None:
     if any((isinstance(n, ast.Attribute) and n.attr in ("T", "mT")) or (isinstance(n, ast.Call) and _callee(n) in (
             "t", "transpose", "permute", "swapaxes", "swapdims", "movedim", "moveaxis")) for n in nodes):
         return None
-    for n in nodes:
-        name = _callee(n)
-        if not isinstance(n, ast.Call) or name not in _COLUMN_STACKS | {"stack"}:
-            continue
-        if name == "stack":
-            dims = [k.value for k in n.keywords if k.arg in ("dim", "axis")] + list(n.args[1:2])
-            if not dims or _number(dims[0]) not in (1.0, -1.0):
-                continue
-        return pyparse_unparse(n)[:60]
-    return None
+    from autograder.grading.source_checks import stacks_as_columns_call
+    return next((pyparse_unparse(n)[:60] for n in nodes if stacks_as_columns_call(n)), None)
 
 
 def raise_if_rows_stacked_as_columns(got: object, T: int) -> None:

@@ -5752,18 +5752,10 @@ def name_scores_changed_in_place_before_scaling(scaled, submission, atol) -> Non
 
 
 def _stacked_along_columns(value) -> str | None:
-    """naming round 80: `value` is stack(<the pieces>, dim=1) (torch.stack, np.stack, a bare stack; dim, axis or the
-    second positional argument 1 or -1): the pieces (the per-row results) laid out as columns. Its text, or None."""
-    if not (isinstance(value, ast.Call) and getattr(value.func, "attr", getattr(value.func, "id", None)) == "stack"
-            and value.args):
-        return None
-    axis = value.args[1] if len(value.args) > 1 else next(
-        (k.value for k in value.keywords if k.arg in ("dim", "axis")), None)
-    if isinstance(axis, ast.UnaryOp) and isinstance(axis.op, ast.USub) and isinstance(axis.operand, ast.Constant):
-        axis = ast.Constant(-axis.operand.value)
-    if isinstance(axis, ast.Constant) and type(axis.value) is int and axis.value in (1, -1):
-        return ast.unparse(value)[:80]
-    return None
+    """naming round 80: `value` lays the per-row results out as columns (source_checks.stacks_as_columns_call:
+    stack(.., dim=1), column_stack). Its text, or None."""
+    from autograder.grading.source_checks import stacks_as_columns_call
+    return ast.unparse(value)[:80] if stacks_as_columns_call(value) else None
 
 
 def name_row_results_stacked_as_columns(got, what, submission, atol) -> None:
