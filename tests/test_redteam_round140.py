@@ -127,6 +127,21 @@ def test_a_helper_seeded_by_its_default_on_every_call_is_still_reseeded(grader, 
     assert keys.get("q2") == {"reseeded_each_draw"}, keys
 
 
+@pytest.mark.parametrize("helper", [
+    "SEED = 0\n\n\ndef draw(*shape, seed=SEED):\n    torch.manual_seed(seed)\n    return torch.randn(*shape)\n\n\nSEED = 1\n",
+    "import itertools\n_c = itertools.count()\n\n\ndef draw(*shape, seed=next(_c)):\n    torch.manual_seed(seed)\n"
+    "    return torch.randn(*shape)\n",
+])
+def test_a_default_read_from_a_name_rebound_later_is_one_seed(grader, helper):
+    # the last review's item: a default is evaluated once, when the def runs, so `seed=SEED` with SEED rebound after
+    # the def (or `seed=next(c)`) seeds every call alike: K is Q again, and the rebound name must not hide it
+    cell = (helper + "\n\nQ = draw(2, 5, 8)\nK = draw(2, 5, 8)\nV = draw(2, 5, 8)\n"
+            "d_k = Q.shape[-1]\nraw_scores = Q @ K.transpose(-2, -1)\nraw_score_var = raw_scores.var().item()\n"
+            "scaled_score_var = (raw_scores / math.sqrt(d_k)).var().item()\nscale_divisor = math.sqrt(64)\n")
+    keys = _keys(grader, "sdpa-from-scratch", {"raw_score_var": cell}, "rt140_reseeds_rebound_default")
+    assert keys.get("q2") == {"reseeded_each_draw"}, keys
+
+
 # --- attention-pipeline q09: a chain on ints, the crash elsewhere ---------------------------------------------------
 
 def test_a_chain_on_ints_is_not_the_crash_of_another_line(grader):

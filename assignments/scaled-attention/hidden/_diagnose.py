@@ -3,6 +3,7 @@ against the catalogued mistakes together, a crash named from a re-run, the layou
 input. Not a test file (its name starts with "_"): q1.py loads it by path, beside itself."""
 import contextlib
 import functools
+import itertools
 import math
 import re
 import statistics
@@ -1923,7 +1924,7 @@ def local_shadows_call(submission, e, name) -> Misconception | None:
         func = last_function_def(cells, name, max_chars=20000)
         if func is None or not cells_assigning_globally(cells, local):
             return None
-        nodes = list(ast.walk(func))[:3000]
+        nodes = list(itertools.islice(ast.walk(func), 3000))
     except (SourceUnreadable, RecursionError, MemoryError):
         return None
     called = any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == local for n in nodes)
@@ -3968,7 +3969,7 @@ def global_names_read(submission, name) -> list[str]:
         args = func.args
         params = {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs}
         params |= {a.arg for a in (args.vararg, args.kwarg) if a is not None}
-        nodes = list(ast.walk(func))[:3000]
+        nodes = list(itertools.islice(ast.walk(func), 3000))
         bound = {n.id for n in nodes if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
         bound |= {n.name for n in nodes if isinstance(n, (ast.FunctionDef, ast.ClassDef, ast.alias))
                   and hasattr(n, "name")}
@@ -6194,7 +6195,7 @@ def raise_if_index_before_matmul(e: StudentCodeError) -> None:
 def _range_bounds(func) -> list[int]:
     """The int literals N of the `range(N)` calls in `func` (one argument, a constant), in order."""
     import ast
-    return [n.args[0].value for n in list(ast.walk(func))[:3000] if isinstance(n, ast.Call)
+    return [n.args[0].value for n in list(itertools.islice(ast.walk(func), 3000)) if isinstance(n, ast.Call)
             and isinstance(n.func, ast.Name) and n.func.id == "range" and len(n.args) == 1 and not n.keywords
             and isinstance(n.args[0], ast.Constant) and type(n.args[0].value) is int]
 
@@ -8746,7 +8747,7 @@ def attention_state_line(submission, name: str = "attention", returned: bool = F
     def names(node):
         return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)} & kept
 
-    nodes = list(ast.walk(func))[:3000]
+    nodes = list(itertools.islice(ast.walk(func), 3000))
     for n in nodes:
         if isinstance(n, ast.Call) and any(k.arg == "out" and names(k.value) for k in n.keywords):
             return " ".join(unparse(n).split())[:100]
@@ -8911,7 +8912,7 @@ def variance_overflow_said(fn, submission, failure: AssertionError, d_k, n) -> M
     if func is None:
         return None
     import ast
-    words = [n.attr if isinstance(n, ast.Attribute) else n.id for n in list(ast.walk(func))[:3000]
+    words = [n.attr if isinstance(n, ast.Attribute) else n.id for n in list(itertools.islice(ast.walk(func), 3000))
              if isinstance(n, (ast.Attribute, ast.Name))]
     low = sorted({w for w in words if _LOW_DTYPE_WORDS.fullmatch(w)})
     if not low:
@@ -11107,7 +11108,7 @@ def _shape_keyed_store(submission, name: str = "attention") -> str | None:
     if func is None or len(func.args.args) < 3:
         return None
     tensors = {a.arg for a in func.args.args[:3]}
-    nodes = list(ast.walk(func))[:3000]
+    nodes = list(itertools.islice(ast.walk(func), 3000))
     local = {t.id: n.value for n in nodes if isinstance(n, ast.Assign) for t in n.targets if isinstance(t, ast.Name)}
 
     def shape_only(key) -> bool:
@@ -11163,7 +11164,7 @@ def global_scale_variants(submission, X64, W_Q, W_K, W_V, W_O, n_heads) -> dict:
         if func is None:
             return {}
         free = set(global_names_read(submission, "multi_head_attention"))
-        passed = [a.id for n in list(ast.walk(func))[:3000] if isinstance(n, ast.Call)
+        passed = [a.id for n in list(itertools.islice(ast.walk(func), 3000)) if isinstance(n, ast.Call)
                   and isinstance(n.func, ast.Name) and n.func.id == "attention"
                   for a in n.args[3:4] + [k.value for k in n.keywords if k.arg == "d_k"]
                   if isinstance(a, ast.Name) and a.id in free]
@@ -11211,7 +11212,7 @@ def _discarded_list_concat(submission, name: str) -> str | None:
         return None
     if func is None:
         return None
-    nodes = list(ast.walk(func))[:3000]
+    nodes = list(itertools.islice(ast.walk(func), 3000))
     empty = {t.id for n in nodes if isinstance(n, ast.Assign) and isinstance(n.value, ast.List) and not n.value.elts
              for t in n.targets if isinstance(t, ast.Name)}
     returned = {n.value.id for n in nodes if isinstance(n, ast.Return) and isinstance(n.value, ast.Name)}
@@ -11248,7 +11249,7 @@ def _scaled_never_read(submission) -> str | None:
         return None
     if func is None or "scaled" not in [a.arg for a in func.args.args + func.args.kwonlyargs]:
         return None
-    nodes = list(ast.walk(func))[:3000]
+    nodes = list(itertools.islice(ast.walk(func), 3000))
     if any(isinstance(n, ast.Name) and n.id == "scaled" for n in nodes):
         return None
     for n in nodes:

@@ -2939,13 +2939,21 @@ def _defaults_of(fn) -> dict[str, tuple[int | None, ast.AST]]:
 
 
 class _DefaultsIn(ast.NodeTransformer):
-    """Each read of a parameter written as its default (the seed a call that passes no such argument uses)."""
+    """Each read of a parameter written as its default (the seed a call that passes no such argument uses). A default
+    is evaluated once, when the def runs: one that reads a name or calls something (`seed=SEED`, `seed=next(c)`) is
+    one value for every call however the cells rebind that name later, so it is written as a constant of its own
+    (the def's and the parameter's names), never as the names `_seed_text` refuses as changing between calls."""
 
-    def __init__(self, defaults: dict[str, tuple[int | None, ast.AST]]) -> None:
-        self.defaults = defaults
+    def __init__(self, defaults: dict[str, tuple[int | None, ast.AST]], owner: str = "") -> None:
+        self.defaults, self.owner = defaults, owner
 
     def visit_Name(self, node: ast.Name) -> ast.AST:
-        return self.defaults[node.id][1] if node.id in self.defaults else node
+        if node.id not in self.defaults:
+            return node
+        default = self.defaults[node.id][1]
+        if any(isinstance(n, (ast.Name, ast.Call)) for n in ast.walk(default)):
+            return ast.Constant(value=f"the default of {self.owner}({node.id}=...)")
+        return default
 
 
 def _reseeds_each_call(fn, rebound=frozenset()) -> tuple[str, dict[str, int | None]] | None:
@@ -2971,7 +2979,7 @@ def _reseeds_each_call(fn, rebound=frozenset()) -> tuple[str, dict[str, int | No
     used = {k: v for k, v in defaults.items() if k in read}
     if used:
         import copy
-        calls = [_DefaultsIn(used).visit(copy.deepcopy(c)) for c in calls]
+        calls = [_DefaultsIn(used, fn.name).visit(copy.deepcopy(c)) for c in calls]
     seed = _seed_text(calls, rebound)
     return (seed, {k: v[0] for k, v in used.items()}) if seed is not None else None
 
