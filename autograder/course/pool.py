@@ -22,6 +22,7 @@ the submission it held a `worker_failed` result (not journaled: a rerun grades i
 replaced; one that outlives a generous deadline is killed the same way."""
 from __future__ import annotations
 
+import gc
 import json
 import os
 import select
@@ -591,6 +592,9 @@ def child_main(options: dict[str, Any]) -> int:
     from autograder.grading.checks import MISCONCEPTIONS
     from autograder.course.outputs import write_results
     vis = course.config.visibility
+    # torch, the tests and the references are loaded for good: out of the collector's reach, so that the full
+    # collections a grade's garbage sets off (one every few grades) walk only what grading made since
+    gc.freeze()
     forker = 0  # in a grader process forked by another: that one's pid
     forked: list[int] = []  # the grader processes this one forked: reaped as it ends
     for _ in range(int(options.get("forks") or 0)):

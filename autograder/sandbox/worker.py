@@ -28,6 +28,7 @@ import builtins
 import ctypes
 import errno
 import io
+import gc
 import json
 import linecache
 import os
@@ -1315,6 +1316,10 @@ def zygote_main() -> None:
         except ImportError:
             pass
     from autograder.sandbox import calls, messages, protocol  # noqa: F401
+    # every object made so far (torch's modules among them) out of the collector's reach before the forks, as
+    # Python's gc docs advise for fork servers: a worker's full collection then walks only what its own cells made,
+    # and writes no GC header of the zygote's pages (each write copies a page)
+    gc.freeze()
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # children are reaped by the kernel
     control = socket.socket(fileno=int(opts.get("fd", CONTROL_FD)))
     control.send(json.dumps({"event": "zygote_ready", "uid": os.getuid(), "started": started,
