@@ -78,6 +78,26 @@ def check_forbidden_apis(course: Course, slug: str) -> None:
         raise ConfigError(f"grading.yml: assignments.{slug}.forbidden_apis: {'; '.join(problems)}")
 
 
+def _not_gradable(cells: list[str], name: str) -> str | None:
+    """Why the notebook is not graded at all, from its source alone, or None: a cell too deep for the grader's parse
+    (the static rules cannot read it, and the worker may still run it: its recursion limit is the notebook's), or code
+    that reaches into the grader's own code or the interpreter's internals (the worker's own checks run in the
+    student's interpreter: such a notebook could make them say anything; source_checks.reaches_into_grader)."""
+    deep = cells_too_deep(cells)
+    if deep:
+        return (f"{name}: code cell {deep[0]} holds an expression nested too deeply for the grader to read (hundreds "
+                "of levels: a sum of thousands of terms, say), so the rules that grade it cannot be checked: split it "
+                "into several statements and submit again")
+    try:
+        reach = reaches_into_grader(cells)
+    except (RecursionError, MemoryError):   # fails closed: a source the check cannot read is not graded
+        reach = "code nested too deeply for the grader to read"
+    if reach is not None:
+        return (f"{name} reaches into the grader's own code or the interpreter's internals ({reach}), which no "
+                "homework needs and which would let a notebook change how it is graded: remove it and submit again")
+    return None
+
+
 def newer_python(version: str) -> str:
     """Words for a notebook with a SyntaxError that last ran on a newer Python than the grader's (its metadata's
     "3.12" beside the grader's 3.11), else "": Colab's `f"{cfg["d"]}"` (PEP 701) is a SyntaxError here, told only as
@@ -300,24 +320,17 @@ class Grader:
             return result("rejected", message=f"{shown_name(path)} is the notebook of another assignment, "
                                               f"'{other}' (its metadata says so), not '{slug}': submit the "
                                               f"{slug}.ipynb notebook")
-        deep = cells_too_deep(sub.cells)
-        if deep:
-            # the static rules cannot read them, and the worker may run them (its recursion limit is the notebook's)
-            return result("rejected", message=f"{shown_name(path)}: code cell {deep[0]} holds an expression nested too "
-                                              "deeply for the grader to read (hundreds of levels: a sum of thousands "
-                                              "of terms, say), so the rules that grade it cannot be checked: split "
-                                              "it into several statements and submit again")
-        try:
-            reach = reaches_into_grader(sub.cells)
-        except (RecursionError, MemoryError):   # fails closed: a source the check cannot read is not graded
-            reach = "code nested too deeply for the grader to read"
-        if reach is not None:
-            # the worker's own checks run in the student's interpreter: a notebook that reaches for
-            # them could make them say anything (source_checks.reaches_into_grader)
-            return result("rejected", message=f"{shown_name(path)} reaches into the grader's own code or the "
-                                              f"interpreter's internals ({reach}), which no homework needs and "
-                                              "which would let a notebook change how it is graded: remove it "
-                                              "and submit again")
+        rejection: list[str] = []
+
+        def read_statically() -> bool:
+            # the notebook's parse and the rules that refuse to grade it, done while its worker runs the cells (on
+            # another core: 6 ms of a full-marks grade's ~150 ms); a refusal ends that worker before anything of
+            # it is read, and the submission is not graded
+            said = _not_gradable(sub.cells, shown_name(path))
+            if said is not None:
+                rejection.append(said)
+            return said is None
+
         manual = self._manual(slug, sub)
         policy = self.policy(slug)
         message = ""
@@ -346,7 +359,9 @@ class Grader:
             session.deadline -= read_s
             try:
                 with timers.span("cells"):
-                    outcome = session.exec_cells(sub.cells)
+                    outcome = session.exec_cells(sub.cells, meanwhile=read_statically)
+                if rejection:
+                    return result("rejected", message=rejection[0])
                 errors = [c for c in outcome.cells if c.status in ("error", "timeout")]
                 if errors:
                     # the first stopped cell that uses a function a cell below defines says so (ran out of order)

@@ -728,15 +728,21 @@ class WorkerSession:
             self.cells, self.cells_completed = cells, completed
         return bool(outcome.cells) and outcome.cells[0].status == "ok"
 
-    def exec_cells(self, cells: list[str], cell_timeout_s: float | None = None) -> ExecOutcome:
+    def exec_cells(self, cells: list[str], cell_timeout_s: float | None = None,
+                   meanwhile: Callable[[], bool] | None = None) -> ExecOutcome:
         """Run the cells; one report per cell that exists, whatever the worker claims. Events must
         come in order (start i, end i, start i+1, ...): anything else is a forgery and ends the
-        worker."""
+        worker. `meanwhile`: the grader's own work on its own values, done once the cells are sent and
+        before any event is read; False from it ends the worker there, every cell reported skipped."""
         self.cells = list(cells)
         self._kinds = {}
         outcome = ExecOutcome()
         cell_limit = self.policy.cell_timeout_s if cell_timeout_s is None else cell_timeout_s
         rid = self._send("exec", self._left(min(30, cell_limit)), cells=cells)
+        if meanwhile is not None and not meanwhile():
+            self.kill("the notebook is not graded")
+            self._skip_rest(outcome, cells)
+            return outcome
         current, started = None, 0.0
         while True:
             limit = cell_limit if current is not None else min(30, cell_limit)
