@@ -896,6 +896,10 @@ def mask_sized_once_crash(fn: Callable[..., object], e: StudentCodeError, X: tor
     if isinstance(out, StudentCodeError) \
             or not all_right(out, ref.self_attention(*inputs, causal=True), torch.float64):
         return None
+    if n < T:   # naming round 82 (blind83's block_size = 8 tril buffer sliced [:T, :T]): a buffer, right below its size
+        named = _buffer_sliced_crash(fn, e, T, n, avoid)
+        if named is not None:
+            return named
     for m in (n - 1, n + 1):
         err, _ = _fixed_size_run(fn, m, avoid)
         sizes = _ANY_SIZES.search(err.message or "") if isinstance(err, StudentCodeError) else None
@@ -905,6 +909,32 @@ def mask_sized_once_crash(fn: Callable[..., object], e: StudentCodeError, X: tor
                          f"length; build it from T = X.shape[-2] on each call. {_said(e)} for T = {T}; with {n} tokens "
                          f"it runs and is right, with {n - 1} or {n + 1} it crashes against {n} again: "
                          + describe("mask_sized_once"))
+
+
+def _buffer_sliced_crash(fn: Callable[..., object], e: StudentCodeError, T: int, n: int,
+                         avoid: set[int]) -> Misconception | None:
+    """mask_sized_once for a mask cut from a fixed buffer made once, outside the function (blind83's top-level
+    `tril = torch.tril(torch.ones(block_size, block_size))` sliced `tril[:T, :T]`): after a crash of T against
+    n < T, fresh inputs n - 1 tokens long (as well as n) run and are right, n + 1 crashes against n, the notebook's
+    causal_additive_mask (or self_attention) slices a name it never assigns, and it keeps nothing between calls (a
+    cache grown at the first call's length is mask_cached_at_first_length's). None otherwise."""
+    out, inputs = _fixed_size_run(fn, n - 1, avoid)
+    if n < 3 or isinstance(out, StudentCodeError) \
+            or not all_right(out, ref.self_attention(*inputs, causal=True), torch.float64):
+        return None
+    err, _ = _fixed_size_run(fn, n + 1, avoid)
+    sizes = _ANY_SIZES.search(err.message or "") if isinstance(err, StudentCodeError) else None
+    if sizes is None or {int(sizes.group(1)), int(sizes.group(2))} != {n + 1, n}:
+        return None
+    for func in ("causal_additive_mask", "self_attention"):
+        node = _def_of(None, func)
+        sliced = _slices_outer_name(node) if node is not None else None
+        if sliced is not None and kept_state(None, func, written=True) is None and _buffer_never_written(sliced):
+            return Misconception("mask_sized_once", f"{_said(e)} for T = {T}: your {func} slices the causal mask "
+                                 f"from a buffer made once, outside it (`{sliced}`), {n} x {n}: inputs of up to {n} "
+                                 f"tokens run and are right, and {n + 1} tokens crash against {n} again (a slice "
+                                 "never grows the buffer): " + describe("mask_sized_once"))
+    return None
 
 
 def keys_untransposed_crash(e: StudentCodeError, X: torch.Tensor,
@@ -3613,9 +3643,35 @@ def same_expression_compared(submission: object, name: str) -> tuple[str, str, s
         ok, callees = own(n)
         return ok and not callees & unrepeatable_defs()
 
+    def literal_defaults(fname: str) -> dict[str, object]:
+        # a notebook function defined once: its parameters' literal defaults (scale=None), by name
+        nodes = defs.get(fname, [])
+        if len(nodes) != 1 or not isinstance(nodes[0], ast.FunctionDef):
+            return {}
+        a = nodes[0].args
+        pos = a.posonlyargs + a.args
+        pairs = list(zip(pos[len(pos) - len(a.defaults):], a.defaults)) \
+            + [(k, d) for k, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None]
+        return {k.arg: d.value for k, d in pairs if isinstance(d, ast.Constant)}
+
+    def without_defaults(n: ast.AST) -> ast.AST:
+        # naming round 82 (blind82's `_scores(_q, _k, scale=None)` beside `_scores(_q, _k)`, scale=None the def's own
+        # default): a keyword passed the very literal its own def defaults it to is the call without it
+        if not any(isinstance(s, ast.Call) and isinstance(s.func, ast.Name) and s.keywords for s in ast.walk(n)):
+            return n
+        import copy
+        n = copy.deepcopy(n)
+        for s in ast.walk(n):
+            if isinstance(s, ast.Call) and isinstance(s.func, ast.Name) and s.keywords:
+                dflt = literal_defaults(s.func.id)
+                s.keywords = [k for k in s.keywords if not (
+                    k.arg in dflt and isinstance(k.value, ast.Constant) and type(k.value.value) is type(dflt[k.arg])
+                    and k.value.value == dflt[k.arg])]
+        return n
+
     def dumped(n: ast.AST) -> str | None:
         try:
-            return ast.dump(n)
+            return ast.dump(without_defaults(n))
         except (RecursionError, MemoryError):     # nested past the stack: compared with nothing
             return None
 
@@ -3639,6 +3695,10 @@ def same_expression_compared(submission: object, name: str) -> tuple[str, str, s
                             and (fixed[a] if a in fixed else fixed.setdefault(a, repeatable(va))) \
                             and untouched_between(va, *sorted((once[a][0], once[b][0]))):
                         first, second = (a, b) if once[a][0] < once[b][0] else (b, a)
+                        vb = once[b][1]
+                        if pyparse_unparse(va) != pyparse_unparse(vb):   # equal once its own defaults are left out
+                            return first, second, (f"{pyparse_unparse(once[first][1])[:80]}` and "
+                                                   f"`{pyparse_unparse(once[second][1])[:80]}")
                         return first, second, pyparse_unparse(va)
     return None
 
@@ -3663,8 +3723,11 @@ def raise_if_same_expression_compared(value: object, submission: object) -> None
     found = same_expression_compared(submission, "ans_scale")
     if found is not None:
         first, second, expr = found
+        two = "` and `" in expr   # two calls, one with a keyword set to its own default (naming round 82)
+        shown = f"`{expr}` (a keyword passed the very default its def gives it: the same call)" if two \
+            else f"`{expr[:60]}`"
         raise Misconception("probe_compares_same_expression", f"ans_scale is {value.strip()!r}, the letter your code "
-                            f"worked out by comparing {first} with {second}, but both are `{expr[:60]}`: "
+                            f"worked out by comparing {first} with {second}, but both are {shown}: "
                             + describe("probe_compares_same_expression"))
 
 
@@ -6306,17 +6369,83 @@ def raise_if_mask_not_regrown(fn: Callable[..., object], T: int, T_long: int) ->
     try:
         fn(T, torch.float32)
         M = fn(T_long, torch.float32)
-    except StudentCodeError:
+    except StudentCodeError as e:
+        raise_if_mask_buffer_sliced(fn, e, T, T_long)
         return
     if type(M) is not torch.Tensor or M.dim() != 2 or M.shape[0] != M.shape[1] or not 1 <= M.shape[0] < T_long \
             or M.dtype != torch.float32 or not torch.equal(M.cpu(), ref.causal_additive_mask(M.shape[0], torch.float32)):
         return
     node = _def_of(None, "causal_additive_mask")
     sliced = _slices_outer_name(node) if node is not None else None
+    if sliced is not None and kept_state(None, "causal_additive_mask", written=True) is None \
+            and _buffer_never_written(sliced) and M.shape[0] > T:
+        # naming round 82: a buffer made once at the top level, larger than T and never written (torch.where of
+        # `lower[:T, :T]` runs and gives it back whole): fixed at one size, not cached at the first call's length
+        raise Misconception("mask_sized_once", f"causal_additive_mask({T_long}, torch.float32) returns a "
+                            f"{M.shape[0]} x {M.shape[0]} mask (right for {M.shape[0]} tokens), sliced `{sliced}` "
+                            "from a buffer made once, outside the function, that no call ever grows: "
+                            + describe("mask_sized_once"))
     if sliced is not None:
         raise Misconception("mask_cached_at_first_length", f"causal_additive_mask({T_long}, torch.float32) returns a "
                             f"{M.shape[0]} x {M.shape[0]} mask (right for {M.shape[0]} tokens), sliced `{sliced}` from "
                             "a mask kept between calls: " + describe("mask_cached_at_first_length"))
+
+
+def _buffer_never_written(sliced: str) -> bool:
+    """Whether the name a mask is sliced from (`tril` of `tril[:T, :T]`) is a buffer made once: no def of the
+    notebook stores into it or declares it global or nonlocal (a cache filled by some call is
+    mask_cached_at_first_length's). Each cell is parsed once (_cell_trees, the grader's parse) and walked once."""
+    base = re.match(r"\w+", sliced)
+    if base is None:
+        return False
+    name = base.group(0)
+    for tree in _cell_trees(current_submission()):
+        for n in ast.walk(tree):
+            if isinstance(n, (ast.Global, ast.Nonlocal)) and name in n.names:
+                return False
+            if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and _stores_value(n, name):
+                return False
+    return True
+
+
+def _mask_right(fn: Callable[..., object], T: int) -> bool | None:
+    """True where causal_additive_mask(T, torch.float32) is the right mask, False where it is another value, None
+    where it crashes."""
+    try:
+        M = fn(T, torch.float32)
+    except StudentCodeError:
+        return None
+    return type(M) is torch.Tensor and M.dtype == torch.float32 and M.device.type == "cpu" \
+        and torch.equal(M, ref.causal_additive_mask(T, torch.float32))
+
+
+def raise_if_mask_buffer_sliced(fn: Callable[..., object], e: StudentCodeError, T: int, T_long: int) -> None:
+    """mask_sized_once for a mask cut from a fixed buffer made once, outside the function (blind83's top-level
+    `tril = torch.tril(torch.ones(block_size, block_size))` sliced `tril[:T, :T]`): the call of T_long tokens crashed
+    on a size mismatch of T_long against n (T <= n < T_long), the masks of n - 1 and n tokens are right, n + 1 tokens
+    crash against n too, and causal_additive_mask slices a name it never assigns and keeps nothing between calls (a
+    cache grown at the first call's length is mask_cached_at_first_length's). Nothing otherwise."""
+    n = size_against(e, T_long)
+    if n is None or not T <= n < T_long or n < 2:
+        return
+    if _mask_right(fn, n) is not True or _mask_right(fn, n - 1) is not True:
+        return
+    try:
+        fn(n + 1, torch.float32)
+        return
+    except StudentCodeError as again:
+        if size_against(again, n + 1) != n:
+            return
+    node = _def_of(None, "causal_additive_mask")
+    sliced = _slices_outer_name(node) if node is not None else None
+    if sliced is None or kept_state(None, "causal_additive_mask", written=True) is not None \
+            or not _buffer_never_written(sliced):
+        return
+    raise Misconception("mask_sized_once", f"causal_additive_mask({T_long}, torch.float32) raised {e.exc_type}: "
+                        f"{(e.message or '').splitlines()[0][:120]}; your causal_additive_mask slices the mask from "
+                        f"a buffer made once, outside it (`{sliced}`), {n} x {n}: up to {n} tokens it is right, and "
+                        f"{n + 1} tokens crash against {n} again (a slice never grows the buffer): "
+                        + describe("mask_sized_once"))
 
 
 # --- round 64 (blind64): what made a letter-picking experiment mislead ----------------------------------------------
@@ -8436,3 +8565,128 @@ def raise_if_scale_said_applied_elsewhere(value: object, submission: object) -> 
             raise Misconception(key, f"ans_scale is 'c', and your comment says the scale is applied for you "
                                 f"(`{said[:80]}`): " + describe(key))
 
+
+
+# --- naming round 82 (blind82, blind83): a scale that is one fixed number, whatever d_k ----------------------------
+
+_MODULES = frozenset({"math", "torch", "np", "numpy", "F", "nn"})
+
+
+def _frozen_default(node: ast.FunctionDef) -> str | None:
+    """`param=expr`, quoted, where a parameter's default is an expression reading a name of the notebook (not a
+    module: bandwidth=math.sqrt(D_K), not dtype=torch.float32), with no list, dict or set in it (a mutable default is
+    kept_state's), and the body divides or multiplies by that parameter; None otherwise."""
+    a = node.args
+    pos = a.posonlyargs + a.args
+    pairs = [*zip(pos[len(pos) - len(a.defaults):], a.defaults),
+             *((k, d) for k, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None)]
+    for arg, d in pairs:
+        names = {n.id for n in ast.walk(d) if isinstance(n, ast.Name)} - _MODULES
+        if not names or any(isinstance(n, (ast.List, ast.Dict, ast.Set, ast.ListComp, ast.DictComp, ast.SetComp))
+                            for n in ast.walk(d)):
+            continue
+        if any(isinstance(n, ast.BinOp) and isinstance(n.op, (ast.Div, ast.Mult, ast.Pow))
+               and any(isinstance(s, ast.Name) and s.id == arg.arg for s in (n.left, n.right))
+               for st in node.body for n in ast.walk(st)):
+            return f"{arg.arg}={pyparse_unparse(d)}"[:60]
+    return None
+
+
+def _fixed_scale_misconception(c: float, d_k: int, func: str, what: str,
+                               only_frozen: bool = False) -> Misconception | None:
+    """scale_default_frozen where `func`'s def has a default computed from a global (_frozen_default), else
+    scale_hard_coded (None where `only_frozen`): `what` scaled by the one factor c for this d_k and for d_k = 3
+    and 7."""
+    h = 1 / c
+    as_root = f" = sqrt({round(h * h)})" if abs(h * h - round(h * h)) < 1e-3 * max(1.0, h * h) else ""
+    said = (f"{what} divides the scores by {h:.4g}{as_root} here (d_k = {d_k}), and by the same {h:.4g} for d_k = 3 "
+            "and for d_k = 7: the scale does not follow the head size")
+    node = _def_of(None, func)
+    frozen = _frozen_default(node) if node is not None else None
+    if frozen is not None:
+        return Misconception("scale_default_frozen", f"{said}, and your {func} takes it from the default "
+                             f"`{frozen}`: " + describe("scale_default_frozen"))
+    if only_frozen or node is None or any(node.args.defaults) or any(d is not None for d in node.args.kw_defaults):
+        return None   # a parameter with a plain default (d_k=64) is default_argument_wrong's, by its second call
+    return Misconception("scale_hard_coded", f"{said}: " + describe("scale_hard_coded"))
+
+
+def raise_if_scale_fixed(fn: Callable[..., object], Q: torch.Tensor, K: torch.Tensor, what: str,
+                         only_frozen: bool = False) -> None:
+    """scale_hard_coded / scale_default_frozen for scaled_scores (blind83's `/ 8`): S is Q K^T times one factor c,
+    not 1/sqrt(d_k) and not 1, and two more calls of other head sizes, lengths and numbers of axes (d_k = 3, (4, 3)
+    against (5, 3); d_k = 7, (2, 6, 7) against (2, 9, 7)) give Q K^T times that same c, not 1/sqrt of theirs: the
+    factor follows neither d_k, a length nor Q.ndim. Left to scale_cached_first_call where scaled_scores keeps a
+    value between calls (kept_state). `only_frozen`: scale_default_frozen alone (before a literal default of a
+    parameter the notebook lacks is default_argument_wrong's)."""
+    Q64, K64 = Q.detach().double(), K.detach().double()
+    try:
+        c = _constant_factor(fn(Q, K), Q64 @ K64.transpose(-2, -1))
+    except StudentCodeError:
+        return
+    if c is None or c <= 0 or math.isclose(c, 1 / math.sqrt(Q.shape[-1]), rel_tol=1e-4) \
+            or math.isclose(c, 1.0, rel_tol=1e-4):   # no scale at all: no_scale's
+        return
+    g = torch.Generator().manual_seed(82)
+    for d, qs, ks in ((3, (4, 3), (5, 3)), (7, (2, 6, 7), (2, 9, 7))):
+        q = torch.randn(qs, dtype=torch.float64, generator=g).to(Q.dtype)
+        k = torch.randn(ks, dtype=torch.float64, generator=g).to(Q.dtype)
+        try:
+            c2 = _constant_factor(fn(q, k), q.double() @ k.double().mT)
+        except StudentCodeError:
+            return
+        if c2 is None or not math.isclose(c2, c, rel_tol=1e-3) or math.isclose(c2, 1 / math.sqrt(d), rel_tol=1e-3):
+            return
+    if kept_state(None, "scaled_scores", written=True) is not None:
+        return
+    named = _fixed_scale_misconception(c, Q.shape[-1], "scaled_scores", what, only_frozen)
+    if named is not None:
+        raise named
+
+
+def _nw_factor(fn: Callable[..., object], d: int, dtype: torch.dtype) -> float | None:
+    """c where nadaraya_watson on two keys whose dot products with a unit q are 0 and 1 (values 0 and 1) gives
+    sigmoid(c) = exp(c) / (1 + exp(c)), the row of weights softmax(K q c); None where it crashes or gives other."""
+    q = torch.zeros(d, dtype=dtype)
+    q[0] = 1
+    K = torch.zeros(2, d, dtype=dtype)
+    K[1, 0] = 1
+    V = torch.tensor([[0.0, 0.0], [1.0, 1.0]], dtype=dtype)
+    try:
+        out = fn(q, K, V)
+    except StudentCodeError:
+        return None
+    if type(out) is not torch.Tensor or tuple(out.shape) != (2,) or not out.is_floating_point():
+        return None
+    o = out.detach().double()
+    p = float(o[0])
+    if not bool(torch.isfinite(o).all()) or not 1e-6 < p < 1 - 1e-6 or abs(float(o[1]) - p) > 1e-9:
+        return None
+    return math.log(p / (1 - p))
+
+
+def raise_if_nw_scale_fixed(fn: Callable[..., object], got: object, q: torch.Tensor, K: torch.Tensor,
+                            V: torch.Tensor) -> None:
+    """scale_default_frozen / scale_hard_coded for nadaraya_watson (blind82's `bandwidth=math.sqrt(D_K)`): the row
+    is wrong, and probes of three head sizes (this d_k, 3, 7: two keys scored 0 and 1) give the kernel exp(q.k c)
+    with one c, not 1/sqrt(d_k) of any; that c replayed on the test's own inputs gives exactly its row."""
+    if is_right(got, ref.nadaraya_watson(q.double(), K.double(), V.double()), V.dtype) \
+            or V.dtype not in (torch.float32, torch.float64):
+        return
+    d_k = q.shape[-1]
+    c = _nw_factor(fn, d_k, torch.float64)
+    if c is None or c <= 0 or math.isclose(c, 1 / math.sqrt(d_k), rel_tol=1e-4) \
+            or math.isclose(c, 1.0, rel_tol=1e-4):   # no scale at all: no_scale's
+        return
+    for d in (3, 7):
+        c2 = _nw_factor(fn, d, torch.float64)
+        if c2 is None or not math.isclose(c2, c, rel_tol=1e-6) or math.isclose(c2, 1 / math.sqrt(d), rel_tol=1e-4):
+            return
+    q64, K64, V64 = q.double(), K.double(), V.double()
+    if not is_right(got, torch.softmax(K64 @ q64 * c, dim=0) @ V64, V.dtype):
+        return
+    if kept_state(None, "nadaraya_watson", written=True) is not None:
+        return
+    named = _fixed_scale_misconception(c, d_k, "nadaraya_watson", "the smoothed row")
+    if named is not None:
+        raise named

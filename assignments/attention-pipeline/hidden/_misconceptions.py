@@ -944,4 +944,13 @@ MISCONCEPTIONS = {
                                        "here the notebook's scaled_scores is the only place the scores are scaled, so "
                                        "without the factor they grow like sqrt(d_k) and the softmax rows become "
                                        "nearly one-hot (option b)",
+    # naming round 82 (blind83's Illustrated Transformer `/ 8`, blind82's `bandwidth=math.sqrt(D_K)`)
+    "scale_hard_coded": "dividing the scores by a fixed number (8, the square root of another model's d_k = 64, "
+                        "or a head size typed in or read from a global) instead of sqrt(d_k) of the inputs it is "
+                        "given: it is right only for that one head size; take d_k = Q.shape[-1] (q.shape[-1]) and "
+                        "divide by math.sqrt(d_k) on every call",
+    "scale_default_frozen": "making the scale (or the kernel's bandwidth) a parameter whose default is worked out "
+                            "from a global, such as bandwidth=math.sqrt(D_K): a default is evaluated once, when the "
+                            "def runs, so every call uses the lesson's head size whatever d_k it is given; default "
+                            "to None and compute math.sqrt(q.shape[-1]) inside the function on each call",
 }

@@ -45,10 +45,14 @@ def _scores(fn, Q, K, run, submission=None):
     except Misconception as m:
         _raise_if_heads_layout(m, fn, Q, K, submission)
         D.raise_if_scale_cached(fn, Q, K, "S")   # one factor for every d_k, kept between calls (blind60)
+        D.raise_if_scale_fixed(fn, Q, K, "S", only_frozen=True)   # a default read from a global (round 82)
         if m.key == "scale_from_ndim" and not D.ndim_scale_confirmed(fn, Q, K):   # 1/2 is sqrt(4) and a cached 1/2
+            _raise_if_added(fn, Q, K, submission)
+            D.raise_if_scale_fixed(fn, Q, K, "S")   # or a 1/2 typed in (round 82)
             raise AssertionError("S does not match the correct result: it is Q K^T times a constant") from None
         if m.key != "default_argument_wrong":   # a parameter the notebook lacks, proven by a second call, first
             _raise_if_added(fn, Q, K, submission)
+        D.raise_if_scale_fixed(fn, Q, K, "S")   # one factor for every d_k and shape: typed in (round 82)
         eq = D.einsum_implicit_output(submission, "scaled_scores") if m.key == "scores_transposed" else None
         if eq is not None:   # the cause, where the code shows it: an einsum with no output named (blind39)
             head, *tail = str(m).split("\n", 1)
@@ -83,8 +87,10 @@ def _scores(fn, Q, K, run, submission=None):
     except AssertionError as a:   # a parameter the notebook's signature lacks, left to a default that is wrong
         _raise_if_heads_layout(a, fn, Q, K, submission)
         D.raise_if_scale_cached(fn, Q, K, "S")
+        D.raise_if_scale_fixed(fn, Q, K, "S", only_frozen=True)
         _raise_if_column_convention(fn, Q, K, submission, str(a).split("\n", 1)[0])
         _raise_if_added(fn, Q, K, submission)
+        D.raise_if_scale_fixed(fn, Q, K, "S")
         raise
 
 

@@ -28,9 +28,9 @@ def test_ans_scale(ans_scale, submission=None):
         D.raise_if_letter_past_options("ans_scale", ans_scale, submission)   # "e": counted one past d (blind54)
         # naming round 74: 'd' typed beside a comment that describes option b (mirror letters, blind75)
         D.raise_if_letter_contradicts_comment("ans_scale", ans_scale, submission)
-        D.raise_if_scale_said_applied_elsewhere(ans_scale, submission)   # "the library scales anyway" (round 80)
-        # 'c' worked out by comparing two values bound to one expression: a copied line (blind47)
+        # 'c' worked out by comparing two values bound to one expression: a copied line (blind47), first (round 82)
         D.raise_if_same_expression_compared(ans_scale, submission)
+        D.raise_if_scale_said_applied_elsewhere(ans_scale, submission)   # "the library scales anyway" (round 80)
         D.raise_if_letter_index_minus_power("ans_scale", ans_scale, ref.ans_scale, submission)   # "abcd"[-1 ** 2]
         # the 0 option b's entropies fall toward is that value, not option a's number counted from 0
         expect_choice(ans_scale, "ans_scale", answer=ref.ans_scale, wrong=ref.MCQ_MISCONCEPTIONS["ans_scale"],

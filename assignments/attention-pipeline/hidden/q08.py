@@ -76,6 +76,7 @@ def _call(fn, q, K, V):
         raise
     D.raise_if_nw_log_of_values(fn, got, q, K, V)   # logsumexp(s + log V): NaN where V < 0 (blind62)
     D.raise_if_generator_reread(got, q, K, V)   # kernel weights in a generator, summed twice: x / 0 (blind72)
+    D.raise_if_nw_scale_fixed(fn, got, q, K, V)   # one bandwidth for every d_k: typed in or a frozen default (round 82)
     return got
 
 

@@ -3842,6 +3842,8 @@ def scale_as_written(submission, name):
             raise normalize_p_said(submission, m, name) from None
         if m.key == "wrong_scale_constant":   # naming71: the scale kept in a mutable default argument
             raise scale_kept_in_default(submission, m, name) from None
+        if m.key == "divide_by_dk":   # naming82: an option defaulting to sqrt(d_k) divides on top of the scale
+            raise scale_option_default_said(submission, m, name) from None
         said = describe("scale_precedence")
         written = _power_minus_one_half(submission, name) if m.key == "scale_precedence" else None
         if written is None or said not in str(m):
@@ -5726,6 +5728,11 @@ def raise_if_scale_reaches_unscaled(fn, submission, d_k, n, seed, v) -> None:
     if use is not None:
         raise Misconception("inplace_alias_overwritten", f"{said}, and {use.describe()}: "
                             + describe("inplace_alias_overwritten"))
+    filled = _option_filled_before_test(submission)   # naming82: `scale is not None` tested after it is filled
+    if filled is not None:
+        raise Misconception("option_filled_before_its_test", f"{said}: `{filled[0]}` fills {filled[2]} in before "
+                            f"`{filled[1]}` tests it, so that test is always true: "
+                            + describe("option_filled_before_its_test"))
     line = _scaled_never_read(submission)   # naming80: the flag never read, the division always runs
     if line is not None:
         raise Misconception("scale_applied_unconditionally", f"for d_k = {d_k} the result with scaled=False "
@@ -9367,9 +9374,119 @@ def scores_low_precision(pair, Q, K, V, d_k) -> Misconception | None:
     return None
 
 
+def _all_false_default_mask(func) -> tuple[str, str, str] | None:
+    """(parameter, the default built, the fill) where `func` takes a parameter defaulting to None, builds it under
+    `if p is None:` as an all-False tensor (torch.zeros(...), zeros_like, new_zeros, torch.full(..., False), with
+    a .bool() / .to(...) after it) and fills the scores with -inf where p is False (masked_fill(~p, -inf),
+    torch.where(p, scores, -inf), scores[~p] = -inf): True = keep read off a default that keeps nothing. Each
+    part on the same name; None where any part is missing (naming82)."""
+    import ast
+    a = func.args
+    pos = [*a.posonlyargs, *a.args]
+    params = {x.arg for x, d in zip(pos[len(pos) - len(a.defaults):], a.defaults)
+              if isinstance(d, ast.Constant) and d.value is None}
+    params |= {x.arg for x, d in zip(a.kwonlyargs, a.kw_defaults) if isinstance(d, ast.Constant) and d.value is None}
+
+    def all_false(n) -> bool:
+        while isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in ("bool", "to") \
+                and isinstance(n.func.value, ast.Call):
+            n = n.func.value
+        name = _called(n)
+        if name in ("zeros", "zeros_like", "new_zeros"):
+            return True
+        return name in ("full", "full_like", "new_full") and len(n.args) >= 2 \
+            and isinstance(n.args[1], ast.Constant) and n.args[1].value is False
+
+    def is_p(n, p) -> bool:
+        return isinstance(n, ast.Name) and n.id == p
+
+    def negated_p(n, p) -> bool:   # ~p, not p, p == 0 / False, torch.logical_not(p), p.logical_not()
+        if isinstance(n, ast.UnaryOp) and isinstance(n.op, (ast.Invert, ast.Not)):
+            return is_p(n.operand, p)
+        if isinstance(n, ast.Compare) and len(n.ops) == 1 and isinstance(n.ops[0], ast.Eq) \
+                and isinstance(n.comparators[0], ast.Constant) and n.comparators[0].value in (0, False):
+            return is_p(n.left, p)
+        if _called(n) == "logical_not":
+            return any(is_p(x, p) for x in n.args) or isinstance(n.func, ast.Attribute) and is_p(n.func.value, p)
+        return False
+
+    def minus_inf(n) -> bool:
+        if isinstance(n, ast.UnaryOp) and isinstance(n.op, ast.USub):
+            v = n.operand
+            return isinstance(v, ast.Attribute) and v.attr == "inf" or isinstance(v, ast.Call) \
+                and isinstance(v.func, ast.Name) and v.func.id == "float" and len(v.args) == 1 \
+                and isinstance(v.args[0], ast.Constant) and v.args[0].value in ("inf", "Infinity")
+        return isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "float" \
+            and len(n.args) == 1 and isinstance(n.args[0], ast.Constant) and n.args[0].value in ("-inf", "-Infinity")
+
+    built = {}
+    for node in ast.walk(func):
+        if isinstance(node, ast.If) and isinstance(node.test, ast.Compare) and len(node.test.ops) == 1 \
+                and isinstance(node.test.ops[0], ast.Is) and isinstance(node.test.left, ast.Name) \
+                and node.test.left.id in params and isinstance(node.test.comparators[0], ast.Constant) \
+                and node.test.comparators[0].value is None:
+            p = node.test.left.id
+            for st in node.body:
+                if isinstance(st, ast.Assign) and len(st.targets) == 1 and is_p(st.targets[0], p) \
+                        and all_false(st.value):
+                    built.setdefault(p, unparse(st)[:100])
+    if not built:
+        return None
+    for node in ast.walk(func):
+        for p, text in built.items():
+            fill = None
+            if isinstance(node, ast.Call) and _called(node) in ("masked_fill", "masked_fill_"):
+                method = isinstance(node.func, ast.Attribute) and not (
+                    isinstance(node.func.value, ast.Name) and node.func.value.id == "torch")
+                args = [*node.args[0 if method else 1:], *(k.value for k in node.keywords if k.arg == "value")]
+                mask = next((k.value for k in node.keywords if k.arg == "mask"), args[0] if args else None)
+                if mask is not None and negated_p(mask, p) and any(minus_inf(x) for x in args[1:] or args):
+                    fill = node
+            elif isinstance(node, ast.Call) and _called(node) == "where" and len(node.args) == 3 \
+                    and is_p(node.args[0], p) and minus_inf(node.args[2]):
+                fill = node
+            elif isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Subscript) \
+                    and minus_inf(node.value) and negated_p(node.targets[0].slice, p):
+                fill = node
+            if fill is not None:
+                return p, text, unparse(fill)[:100]
+    return None
+
+
+def default_mask_hides_every_key(fn, pair, Q, K, V, d_k) -> Misconception | None:
+    """default_mask_hides_every_key (naming82): every entry of both results NaN on finite inputs (the replay of -inf
+    on every score), the source builds a None-default mask as all False and fills -inf where the mask is False,
+    and a second call passing that parameter an all-True mask (keep every key) is right: the default is the cause."""
+    if not (isinstance(pair, (tuple, list)) and len(pair) == 2 and all(type(p) is torch.Tensor for p in pair)):
+        return None
+    if not all(bool(torch.isfinite(t).all()) for t in (Q, K, V)) or not all(p.numel() and bool(torch.isnan(p).all())
+                                                                           for p in pair):
+        return None
+    func = _function_read(None, "attention")
+    found = None if func is None else _all_false_default_mask(func)
+    if found is None:
+        return None
+    p, built, fill = found
+    keep = torch.ones(*Q.shape[:-1], K.shape[-2], dtype=torch.bool)
+    try:
+        again = fn(Q, K, V, d_k, **{p: keep})
+    except Exception:  # noqa: BLE001 - a second call is only evidence
+        return None
+    right = ref.attention(Q.double(), K.double(), V.double(), d_k)
+    if not (isinstance(again, (tuple, list)) and len(again) == 2 and all(type(x) is torch.Tensor for x in again)
+            and all(matching_variants(x, {"right": r}, Q.dtype) for x, r in zip(again, right))):
+        return None
+    return Misconception("default_mask_hides_every_key", f"every entry of the weights and of the output is NaN: with "
+                         f"no {p} given, `{built}` builds a mask that is False on every key, and `{fill}` hides the "
+                         f"keys where the mask is False, so every score is -inf (the softmax of a row of -inf is "
+                         f"0/0); the same call with {p}= an all-True mask is right: "
+                         + describe("default_mask_hides_every_key"))
+
+
 def carried_convention(fn, pair, Q, K, V, d_k) -> None:
     """Raise the naming62 kinds read from one (output, weights) pair, each a replay with its source condition."""
-    found = batch_axis_at_dim_one(fn, pair, Q, K, V, d_k) or mask_filled_everywhere(pair, Q, K, V) \
+    found = default_mask_hides_every_key(fn, pair, Q, K, V, d_k) or batch_axis_at_dim_one(fn, pair, Q, K, V, d_k) \
+        or mask_filled_everywhere(pair, Q, K, V) \
         or scores_low_precision(pair, Q, K, V, d_k)
     if found is not None:
         raise found
@@ -11281,3 +11398,111 @@ def raise_if_global_scale(submission, got, X, Ws, n_heads, what) -> None:
                         f"`{name}` to attention as the scale, a name it never sets: the notebook sets it at module "
                         f"level (`{name} = {value}`): " + describe("mha_scale_from_global"))
 
+
+def _scale_option_on_top(func) -> tuple[str, str, str] | None:
+    """(option, its fill, the scale) where `func` takes a parameter p defaulting to None, fills it under
+    `if p is None:` with sqrt(d_k) (math.sqrt(d_k), d_k ** 0.5, torch/np.sqrt(d_k); d_k its fourth parameter),
+    divides by p (x / p, x /= p) and ALSO divides by sqrt(d_k) (or multiplies by d_k ** -0.5) elsewhere: the
+    plain call divides the scores by d_k. None where any part is missing (naming82); bounded (one parsed def)."""
+    import ast
+    a = func.args
+    pos = [x.arg for x in [*a.posonlyargs, *a.args]]
+    if len(pos) < 4:
+        return None
+    dk = pos[3]
+    nones = {x.arg for x, d in zip([*a.posonlyargs, *a.args][len(pos) - len(a.defaults):], a.defaults)
+             if isinstance(d, ast.Constant) and d.value is None}
+    nones |= {x.arg for x, d in zip(a.kwonlyargs, a.kw_defaults) if isinstance(d, ast.Constant) and d.value is None}
+
+    def root(n) -> bool:   # sqrt(d_k), d_k ** 0.5
+        if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Pow):
+            return isinstance(n.left, ast.Name) and n.left.id == dk and isinstance(n.right, ast.Constant) \
+                and n.right.value == 0.5
+        return _called(n) == "sqrt" and len(n.args) == 1 and isinstance(n.args[0], ast.Name) and n.args[0].id == dk
+
+    def minus_half(n) -> bool:   # d_k ** -0.5
+        return isinstance(n, ast.BinOp) and isinstance(n.op, ast.Pow) and isinstance(n.left, ast.Name) \
+            and n.left.id == dk and isinstance(n.right, ast.UnaryOp) and isinstance(n.right.op, ast.USub) \
+            and isinstance(n.right.operand, ast.Constant) and n.right.operand.value == 0.5
+
+    fills = {}
+    for node in ast.walk(func):
+        if isinstance(node, ast.If) and isinstance(node.test, ast.Compare) and len(node.test.ops) == 1 \
+                and isinstance(node.test.ops[0], ast.Is) and isinstance(node.test.left, ast.Name) \
+                and node.test.left.id in nones and isinstance(node.test.comparators[0], ast.Constant) \
+                and node.test.comparators[0].value is None:
+            p = node.test.left.id
+            for st in node.body:
+                if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) \
+                        and st.targets[0].id == p and root(st.value):
+                    fills.setdefault(p, unparse(st)[:80])
+    if not fills:
+        return None
+    divided, scale = set(), None
+    for node in ast.walk(func):
+        right = node.right if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div) else \
+            node.value if isinstance(node, ast.AugAssign) and isinstance(node.op, ast.Div) else None
+        if isinstance(right, ast.Name) and right.id in fills:
+            divided.add(right.id)
+        elif right is not None and root(right) or isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult) \
+                and (minus_half(node.left) or minus_half(node.right)):
+            scale = scale or unparse(node)[:80]
+    p = next((p for p in fills if p in divided), None)
+    return None if p is None or scale is None else (p, fills[p], scale)
+
+
+def scale_option_default_said(submission, m: Misconception, name: str) -> Misconception:
+    """divide_by_dk (m: the replay of the scores divided by d_k) said with its cause (naming82, blind82
+    q1_temperature_default_root_d_k_on_top_of_the_scale): an option of the student's own defaulting to sqrt(d_k)
+    divides the scores on top of the 1/sqrt(d_k) scale (_scale_option_on_top). Named
+    scale_option_default_on_top; `m` unchanged otherwise."""
+    func = _function_read(submission, name)
+    found = None if func is None else _scale_option_on_top(func)
+    if found is None:
+        return m
+    p, fill, scale = found
+    said, _, shrunk = str(m).partition("\n")
+    return Misconception("scale_option_default_on_top", f"{said}; here `{scale}` scales the scores by 1/sqrt(d_k) and "
+                         f"your option {p}, left to its default (`{fill}`), divides them by sqrt(d_k) again: "
+                         + describe("scale_option_default_on_top") + (f"\n{shrunk}" if shrunk else ""))
+
+
+def _option_filled_before_test(submission) -> tuple[str, str, str] | None:
+    """(the fill, the test, the option) where dot_product_variance takes a parameter p defaulting to None, fills it
+    under `if p is None:` (an assignment to p in that body) and, on a LATER line, tests `... or p is not None` (an
+    `or` beside another operand) to decide whether to scale: after the fill that operand is always true. None where
+    any part is missing (naming82, blind82 q2_scale_option_filled_before_scaled_test_always_scales); bounded (one
+    parsed def, quotes cut)."""
+    import ast
+    try:
+        func = _function_of(submission, "dot_product_variance")
+    except Exception:  # noqa: BLE001 - unreadable source is no evidence
+        return None
+    if not isinstance(func, ast.FunctionDef):
+        return None
+    a = func.args
+    pos = [*a.posonlyargs, *a.args]
+    nones = {x.arg for x, d in zip(pos[len(pos) - len(a.defaults):], a.defaults)
+             if isinstance(d, ast.Constant) and d.value is None}
+    nones |= {x.arg for x, d in zip(a.kwonlyargs, a.kw_defaults) if isinstance(d, ast.Constant) and d.value is None}
+
+    def none_test(t, op, p=None) -> str | None:   # `p is None` / `p is not None`: p
+        if isinstance(t, ast.Compare) and len(t.ops) == 1 and isinstance(t.ops[0], op) \
+                and isinstance(t.left, ast.Name) and t.left.id in nones and (p is None or t.left.id == p) \
+                and isinstance(t.comparators[0], ast.Constant) and t.comparators[0].value is None:
+            return t.left.id
+        return None
+
+    fills = {}
+    for node in ast.walk(func):
+        p = none_test(node.test, ast.Is) if isinstance(node, ast.If) else None
+        if p is not None and any(isinstance(st, ast.Assign) and any(isinstance(t, ast.Name) and t.id == p
+                                                                    for t in st.targets) for st in node.body):
+            fills.setdefault(p, node)
+    for node in ast.walk(func):
+        if not (isinstance(node, ast.If) and isinstance(node.test, ast.BoolOp) and isinstance(node.test.op, ast.Or)):
+            continue
+        for p, fill in fills.items():
+            if node.lineno > fill.end_lineno and any(none_test(v, ast.IsNot, p) for v in node.test.values):
+                return unparse(fill).splitlines()[0][:80] + " ...", unparse(node.test)[:80], p
+    return None

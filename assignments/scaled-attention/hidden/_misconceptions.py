@@ -911,6 +911,20 @@ MISCONCEPTIONS = {
                               "attn_mask) blocks exactly the real keys, and with every key real every score is -inf "
                               "and the softmax is NaN; fill where the mask is False, masked_fill(~mask, "
                               "float('-inf')), or, with no padding, drop the mask",
+    "option_filled_before_its_test": "filling in an option's default (if scale is None: scale = ...) before a "
+                                     "later test reads whether it was given (scaled or scale is not None): after "
+                                     "the fill it is never None, so the test is always true and the plain call "
+                                     "scales too; decide from the option as passed first (given = scale is not "
+                                     "None) and fill its default after, or test only the flag",
+    "scale_option_default_on_top": "an option of your own (a temperature or scale parameter) whose default is "
+                                   "sqrt(d_k), applied on top of the 1/sqrt(d_k) scale: the plain call divides the "
+                                   "scores by d_k, so the weights are too flat; default it to 1 (no change), or use "
+                                   "it in place of the 1/sqrt(d_k) scale, not beside it",
+    "default_mask_hides_every_key": "building the mask used when none is given as all False (torch.zeros) while "
+                                    "the code reads True as keep: masked_fill(~mask, -inf) then hides every key, "
+                                    "every score is -inf and the softmax is NaN on the plain call; build the "
+                                    "default with torch.ones (keep every key), or skip the masking when mask is "
+                                    "None",
     "scores_low_precision": "computing the scores Q @ K^T in bfloat16 (or float16), as JAX does at its default "
                             "precision on a TPU, and casting back: bfloat16 keeps about 3 significant digits, and "
                             "casting back does not restore the lost ones; keep the matmul in the inputs' dtype "

@@ -49,6 +49,7 @@ from autograder.grading.checks import (
     tuple_as_tensor,
     vector_jacobian_product,
 )
+from autograder.grading import checks as _grading_checks
 from autograder.grading.crash_words import crash_replayed, crash_words
 from autograder.grading.pyparse import Segments, parse, unparse
 from autograder.grading.shrink import AttentionInput, Failure, matches, with_smallest
@@ -1003,9 +1004,97 @@ def name_scale_constant(fn, what):
     n = ns[0]
     if n is None or n != ns[1] or n == 1 or n in (*SCALE_PROBE_SIZES.values(), *SCALE_PROBE_D_K):
         return
-    raise Misconception("scale_constant", f"{what}; called with d_k = {SCALE_PROBE_D_K[0]} and then "
-                        f"d_k = {SCALE_PROBE_D_K[1]}, it divides the scores by sqrt({n}) both times: "
-                        + describe("scale_constant"))
+    said = (f"{what}; called with d_k = {SCALE_PROBE_D_K[0]} and then d_k = {SCALE_PROBE_D_K[1]}, it divides the "
+            f"scores by sqrt({n}) both times")
+    hit = _mutable_default_filled(_running_submission())     # round82 (blind82): opts={} filled by setdefault
+    if hit is not None:
+        raise Misconception("mutable_default_kept_between_calls", f"{said}, and your function's default is filled "
+                            f"and read back on every call (`{hit}`): " + describe("mutable_default_kept_between_calls"))
+    raise Misconception("scale_constant", f"{said}: " + describe("scale_constant"))
+
+
+def _running_submission():
+    """The notebook's source the runner holds for the test now running (None outside one, or unreadable)."""
+    try:
+        record = _grading_checks._CHARGES.get()
+        return None if record is None else record.submission
+    except Exception:  # noqa: BLE001 - no record: nothing shown
+        return None
+
+
+def _width_read(node) -> bool:
+    """An input's width or a root read: x.shape, x.size(...), math.sqrt(...) and the other roots (_root_of)."""
+    return ((isinstance(node, ast.Attribute) and node.attr in ("shape", "size")) or _root_of(node) is not None)
+
+
+def _fixed_key(node) -> bool:
+    """A key or index written as a constant ("divisor", 0, -1), not one computed from the input."""
+    return isinstance(node, ast.Constant) or _number(node) is not None
+
+
+_MUTATORS = ("setdefault", "update", "append", "extend", "insert", "add", "__setitem__")
+
+
+def _mutable_default_filled(submission) -> str | None:
+    """round82 (blind82 q5_options_dict_as_mutable_default_keeps_the_first_calls_scale): a def of the attention's
+    cell with a parameter whose default is a mutable literal ({}, [], set(), dict(), list())
+    that its body both FILLS (p.setdefault / update / append / extend / insert / add, or p[...] = ...) and READS
+    back (p[...] loaded, p.get(...), p.setdefault(...) used as a value), the fill's value reading a width or a root
+    (Q.size(-1), math.sqrt(...)), each under a FIXED key or index ("divisor", [0]; a cache keyed by the width,
+    cache.setdefault(Q.shape[-1], ...), is right): the line that fills it, quoted; else None. A default only read
+    (opts.get("divisor", 4.0)), or filled with no width (a call log) beside a fixed divisor, shows nothing. Student
+    text: parsed (bounded: each def walked once), never run."""
+    if submission is None:
+        return None
+    try:
+        for seg, tree in _cell_trees(submission, "scaled_dot_product_attention")[:4]:
+            for fn in [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))][:16]:
+                a = fn.args
+                pos = a.posonlyargs + a.args
+                pairs = list(zip(pos[len(pos) - len(a.defaults):], a.defaults)) + [
+                    (k, d) for k, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None]
+                mutable = {p.arg for p, d in pairs if isinstance(d, (ast.Dict, ast.List, ast.Set)) or (
+                    isinstance(d, ast.Call) and isinstance(d.func, ast.Name) and d.func.id in ("dict", "list", "set")
+                    and not d.args and not d.keywords)}
+                if not mutable:
+                    continue
+                filled, read = {}, set()
+                for n in ast.walk(fn):
+                    if (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in _MUTATORS
+                            and isinstance(n.func.value, ast.Name) and n.func.value.id in mutable and (
+                                n.func.attr != "setdefault" or (n.args and _fixed_key(n.args[0])))
+                            and any(_width_read(x) for a in n.args for x in ast.walk(a))):
+                        filled.setdefault(n.func.value.id, n)
+                    if (isinstance(n, (ast.Assign, ast.AugAssign)) and any(_width_read(x) for x in ast.walk(n.value))
+                            and any(
+                            isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) and t.value.id in mutable
+                            and _fixed_key(t.slice)
+                            for t in (n.targets if isinstance(n, ast.Assign) else [n.target]))):
+                        filled.setdefault(next(t.value.id for t in (n.targets if isinstance(n, ast.Assign) else
+                                                                     [n.target]) if isinstance(t, ast.Subscript)
+                                               and isinstance(t.value, ast.Name) and t.value.id in mutable
+                                               and _fixed_key(t.slice)), n)
+                    if (isinstance(n, ast.Subscript) and isinstance(n.ctx, ast.Load) and isinstance(n.value, ast.Name)
+                            and n.value.id in mutable and _fixed_key(n.slice)):
+                        read.add(n.value.id)
+                    if (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "get"
+                            and isinstance(n.func.value, ast.Name) and n.func.value.id in mutable
+                            and n.args and _fixed_key(n.args[0])):
+                        read.add(n.func.value.id)
+                for n in ast.walk(fn):      # p.setdefault(...) whose value is used (not a bare statement)
+                    for c in ast.iter_child_nodes(n):
+                        if (not isinstance(n, ast.Expr) and isinstance(c, ast.Call)
+                                and isinstance(c.func, ast.Attribute) and c.func.attr == "setdefault"
+                                and isinstance(c.func.value, ast.Name) and c.func.value.id in mutable
+                                and c.args and _fixed_key(c.args[0])):
+                            read.add(c.func.value.id)
+                for name in sorted(set(filled) & read):
+                    return (seg.of(filled[name]) or unparse(filled[name])).splitlines()[0][:80]
+    except CheckTooSlow:
+        raise
+    except Exception:  # noqa: BLE001 - an unreadable source shows nothing
+        return None
+    return None
 
 
 def confirm_scale_by_size(fn, named, what):
@@ -8535,6 +8624,43 @@ def name_entries_times_four(got, name, submission) -> None:
     raise Misconception("count_times_four", f"{name} is {got} = 4 T^2: " + describe("count_times_four"))
 
 
+_HEADS_NAME = re.compile(r"(?i)^(?:h|heads?|n_?heads?|num_?(?:attention_)?heads?|nb_?heads?|head_?count)$")
+
+
+def name_entries_times_eight(got, name, submission) -> None:
+    """q8 (round82, blind83 q8_entries_counted_for_the_papers_eight_heads): a count 8 T^2. entries_all_heads where
+    the line of the cell that stores `name` (outside its defs) multiplies by a name that says heads (h, n_heads,
+    num_heads) which the cell last bound to 8 before that line (`h = 8`, `T, d_k, h = 1024, 64, 8`); else
+    count_in_bytes (float64's 8 bytes), as before. Always raises. Student text: parsed (bounded), never run."""
+    hit = None
+    try:
+        for seg, tree in _cell_trees(submission, name)[:4]:
+            eights: set[str] = set()
+            for n in _cell_level_assigns(tree)[:256]:
+                if hit is None and any(isinstance(t, ast.Name) and t.id == name for t in n.targets) and any(
+                        isinstance(y, ast.BinOp) and isinstance(y.op, ast.Mult) and any(
+                            isinstance(side, ast.Name) and side.id in eights for side in (y.left, y.right))
+                        for y in itertools.islice(ast.walk(n.value), 256)):
+                    hit = (seg.of(n) or unparse(n)).splitlines()[0][:80]
+                for t in n.targets:
+                    pairs = ([(t, n.value)] if isinstance(t, ast.Name) else list(zip(t.elts, n.value.elts))
+                             if isinstance(t, ast.Tuple) and isinstance(n.value, ast.Tuple)
+                             and len(t.elts) == len(n.value.elts) else [])
+                    for tn, v in pairs:
+                        if isinstance(tn, ast.Name):
+                            eights = (eights | {tn.id}) if (_HEADS_NAME.match(tn.id) and _number(v) == 8) \
+                                else eights - {tn.id}
+    except CheckTooSlow:
+        raise
+    except Exception:  # noqa: BLE001 - an unreadable source shows nothing
+        hit = None
+    if hit is not None:
+        raise Misconception("entries_all_heads", f"{name} is {got} = 8 T^2, and your cell multiplies by the number of "
+                            f"heads (`{hit}`): " + describe("entries_all_heads"))
+    raise Misconception("count_in_bytes", f"{name} is {got}, the entries times 8 (the bytes of float64): "
+                        + describe("count_in_bytes"))
+
+
 def madds_twice_cause(submission) -> str:
     """q8 (round70, blind70 q8_score_madds_from_a_flop_helper_that_counts_two_per_multiply_add): score_madds twice
     the multiply-adds, where the cell that stores it computes it with a helper function (defined in that cell)
@@ -8683,6 +8809,25 @@ def name_cost_ratio_increase(got, submission, increase, ratio) -> None:
                          "is not new / old - 1 either): how does T * T * d_k change when T doubles?")
 
 
+def _products_scores(node) -> bool:
+    """Scores in an expression: a @ product, a matmul / mm / bmm / einsum call, or a name that says scores."""
+    return any((isinstance(x, ast.BinOp) and isinstance(x.op, ast.MatMult))
+               or (isinstance(x, ast.Call) and (getattr(x.func, "attr", None) or getattr(x.func, "id", None))
+                   in ("matmul", "mm", "bmm", "einsum"))
+               or (isinstance(x, ast.Name) and "score" in x.id.lower()) for x in itertools.islice(ast.walk(node), 64))
+
+
+def _scores_by_fixed_8(node) -> bool:
+    """round82 (blind83 q6_hand_trace_divided_by_the_illustrated_transformers_8): scores divided by a written 8 or
+    sqrt(64) (64 ** 0.5, math.sqrt(64)), or multiplied by 1 / 8 = 0.125: `Q3 @ K3.T / 8`."""
+    if not isinstance(node, ast.BinOp) or not _products_scores(node.left):
+        return False
+    if isinstance(node.op, ast.Div):
+        root = _root_of(node.right)
+        return _number(node.right) == 8 or (root is not None and _number(root) == 64)
+    return isinstance(node.op, ast.Mult) and _number(node.right) == 0.125
+
+
 def _trace_precedence_key(key, what, submission):
     """q6 (round64, blind64 q6_trace_divided_by_the_q2_cells_scale_divisor_left_in_the_namespace): the trace's
     weights divided by 2 d_k = 8 (or d_k / 2) are scale_precedence only where the trace's cells write `** 1/2`
@@ -8691,6 +8836,10 @@ def _trace_precedence_key(key, what, submission):
     trees = _cell_trees(submission, "scores3", "weights3", "out3", "weights3_causal")
     if not trees or _source_hit(trees, _precedence_slip) is not None:
         return key
+    fixed = _source_hit(trees, _scores_by_fixed_8)       # round82 (blind83): the blog's "divide by 8"
+    if fixed is not None:
+        raise Misconception("trace_divided_by_fixed_8", f"{what} is wrong: it matches the scores divided by 8, and "
+                            f"your trace writes that 8 (`{fixed}`): " + describe("trace_divided_by_fixed_8"))
     own = {t.id for _s, tree in trees for n in ast.walk(tree) if isinstance(n, (ast.Assign, ast.AugAssign,
            ast.AnnAssign)) for t in ([n.target] if not isinstance(n, ast.Assign) else n.targets) if isinstance(t, ast.Name)}
     divisors = [n.right.id for _s, tree in trees for n in ast.walk(tree) if isinstance(n, ast.BinOp)

@@ -1088,6 +1088,20 @@ MISCONCEPTIONS = {
                                   "position 0, and 0 / 0 is NaN while j / 0 is inf, and a comparison with NaN is "
                                   "False, so query 0 (or key 0) loses keys it may see, even its own. Compare the "
                                   "positions themselves: j <= i (or torch.tril of ones)",
+    # naming round 82 (blind82, blind83)
+    "mutable_default_kept_between_calls": "a mutable default argument (opts={}, cache=[]) filled on the first call: "
+                                          "Python builds a default value once, when the def runs, so what the first "
+                                          "call stores in it (here the divisor for that call's d_k) is kept and read "
+                                          "by every later call, whatever its own d_k. Use None as the default and "
+                                          "make a new one in each call (opts = dict(opts or {})), or compute the "
+                                          "divisor from Q.shape[-1] on every call",
+    "trace_divided_by_fixed_8": "dividing the hand trace's scores by a fixed 8, the square root of d_k = 64 (the "
+                                "head width of the paper and of the blog posts' worked examples), instead of the "
+                                "square root of this trace's own d_k = 4: the divisor is sqrt(d_k) of the vectors "
+                                "in front of you, here 2 (math.sqrt(Q3.shape[-1]))",
+    "entries_all_heads": "counting the weights of all the heads (h x T^2, with the paper's h = 8) where the "
+                         "question asks about one head's T x T weight matrix: each head has its own T x T matrix, "
+                         "and the notebook's attention is one head, so count T * T",
     # rules
     "forbidden_api": "calling an API this assignment forbids (F.scaled_dot_product_attention) instead of "
                      "implementing it",

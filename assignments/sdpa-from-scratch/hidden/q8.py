@@ -133,10 +133,8 @@ def test_attn_entries(attn_entries, score_madds=None, submission=None):
         raise Misconception("entries_of_Q", "attn_entries is T * d_k: " + describe("entries_of_Q"))
     if got == 4 * ref.attn_entries:   # (2T)^2, float32's 4 bytes, a batch of 4 (blind27); bytes by source (round71)
         diag.name_entries_times_four(got, "attn_entries", submission)
-    for size, dtype in ((8, "float64"),):
-        if got == ref.attn_entries * size:       # a kind: the memory asked for where a count is asked
-            raise Misconception("count_in_bytes", f"attn_entries is {got}, the entries times {size} (the bytes of "
-                                f"{dtype}): " + describe("count_in_bytes"))
+    if got == 8 * ref.attn_entries:      # float64's bytes, or the paper's h = 8 heads where the cell says so (round82)
+        diag.name_entries_times_eight(got, "attn_entries", submission)
     if got == 2 * ref.attn_entries:   # two readings, one number (blind21): said both ways, named neither
         raise AssertionError(f"attn_entries is {got} = 2 T^2: two T x T matrices counted (the scores and the "
                              "weights, say), or the weights' bytes in float16; the weight matrix alone has T^2 "
