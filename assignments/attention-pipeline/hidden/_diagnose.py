@@ -8585,11 +8585,29 @@ def _frozen_default(node: ast.FunctionDef) -> str | None:
         if not names or any(isinstance(n, (ast.List, ast.Dict, ast.Set, ast.ListComp, ast.DictComp, ast.SetComp))
                             for n in ast.walk(d)):
             continue
+        if _replaced_in_body(node, arg.arg):
+            continue
         if any(isinstance(n, ast.BinOp) and isinstance(n.op, (ast.Div, ast.Mult, ast.Pow))
                and any(isinstance(s, ast.Name) and s.id == arg.arg for s in (n.left, n.right))
                for st in node.body for n in ast.walk(st)):
             return f"{arg.arg}={pyparse_unparse(d)}"[:60]
     return None
+
+
+def _replaced_in_body(node: ast.FunctionDef, name: str) -> bool:
+    """Whether the def's body binds parameter `name` to something that does not read it (`bandwidth = 4.0`, a for
+    or with target, a walrus): the default is not what the body uses (red-team round 142: `bandwidth = 4.0  # tuned`
+    under `bandwidth=math.sqrt(D_K)` was told scale_default_frozen quoting the default it throws away)."""
+    reads_it = set()
+    for n in ast.walk(node):
+        if isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and n.value is not None and any(
+                isinstance(x, ast.Name) and x.id == name for x in ast.walk(n.value)):
+            reads_it |= {id(x) for t in (n.targets if isinstance(n, ast.Assign) else [n.target])
+                         for x in ast.walk(t)}
+        if isinstance(n, ast.AugAssign):
+            reads_it |= {id(x) for x in ast.walk(n.target)}
+    return any(isinstance(x, ast.Name) and x.id == name and isinstance(x.ctx, ast.Store) and id(x) not in reads_it
+               for st in node.body for x in ast.walk(st))
 
 
 def _fixed_scale_misconception(c: float, d_k: int, func: str, what: str,

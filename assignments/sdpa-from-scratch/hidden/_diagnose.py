@@ -1035,7 +1035,25 @@ def _fixed_key(node) -> bool:
 _MUTATORS = ("setdefault", "update", "append", "extend", "insert", "add", "__setitem__")
 
 
+_FILLED_MEMO: list = []   # [(the cells, the answer)]: the last notebook read (red-team round 142)
+
+
 def _mutable_default_filled(submission) -> str | None:
+    """_mutable_default_read, worked out once per notebook: name_scale_constant runs in every q5 test that fails, and
+    a 220 KB def (2,500 `if not cache: cache.setdefault(i, Q.shape[-1] ...)`) was walked again in each, 1.7 s of
+    the grader's CPU a test, 16 tests (red-team round 142). Keyed by the cells' text: nothing carries over to
+    another notebook."""
+    if submission is None:
+        return None
+    key = tuple(cells_of(submission))
+    if _FILLED_MEMO and _FILLED_MEMO[0][0] == key:
+        return _FILLED_MEMO[0][1]
+    found = _mutable_default_read(submission)
+    _FILLED_MEMO[:] = [(key, found)]
+    return found
+
+
+def _mutable_default_read(submission) -> str | None:
     """round82 (blind82 q5_options_dict_as_mutable_default_keeps_the_first_calls_scale): a def of the attention's
     cell with a parameter whose default is a mutable literal ({}, [], set(), dict(), list())
     that its body both FILLS (p.setdefault / update / append / extend / insert / add, or p[...] = ...) and READS
@@ -1058,14 +1076,39 @@ def _mutable_default_filled(submission) -> str | None:
                     and not d.args and not d.keywords)}
                 if not mutable:
                     continue
-                filled, read = {}, set()
+                # red-team round 142: a fill is KEPT only where a later call cannot redo it: setdefault, a fill
+                # under a test of the default itself (`if not cache:`, `if "d" not in opts:`), or a list grown
+                # every call read at a fixed index from its start ([0]); `last["d_k"] = Q.shape[-1]` every call,
+                # or `seen.append(d)` read at [-1], holds this call's width: nothing kept
+                none_tested = {id(c.left) for c in ast.walk(fn) if isinstance(c, ast.Compare) and len(c.ops) == 1
+                               and isinstance(c.ops[0], (ast.Is, ast.IsNot)) and isinstance(c.comparators[0],
+                                                                                    ast.Constant)
+                               and c.comparators[0].value is None}
+                guarded: set[int] = set()      # one walk, the flag carried down (nested ifs walked once)
+                todo = [(fn, False)]
+                while todo:
+                    node, under = todo.pop()
+                    if under:
+                        guarded.add(id(node))
+                    # `if cache is not None:` is always true of a {} default: no guard
+                    test = isinstance(node, (ast.If, ast.While)) and any(
+                        isinstance(t, ast.Name) and t.id in mutable and id(t) not in none_tested
+                        for t in ast.walk(node.test))
+                    todo.extend((c, under or (test and c is not node.test)) for c in ast.iter_child_nodes(node))
+                filled, read, read_from_start = {}, set(), set()
+                grown: set[int] = set()
                 for n in ast.walk(fn):
                     if (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in _MUTATORS
                             and isinstance(n.func.value, ast.Name) and n.func.value.id in mutable and (
                                 n.func.attr != "setdefault" or (n.args and _fixed_key(n.args[0])))
                             and any(_width_read(x) for a in n.args for x in ast.walk(a))):
-                        filled.setdefault(n.func.value.id, n)
-                    if (isinstance(n, (ast.Assign, ast.AugAssign)) and any(_width_read(x) for x in ast.walk(n.value))
+                        if n.func.attr == "setdefault" or id(n) in guarded:
+                            filled.setdefault(n.func.value.id, n)
+                        elif n.func.attr in ("append", "extend"):
+                            grown.add(id(n))
+                            filled.setdefault(n.func.value.id, n)
+                    if (isinstance(n, (ast.Assign, ast.AugAssign)) and id(n) in guarded
+                            and any(_width_read(x) for x in ast.walk(n.value))
                             and any(
                             isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) and t.value.id in mutable
                             and _fixed_key(t.slice)
@@ -1077,6 +1120,9 @@ def _mutable_default_filled(submission) -> str | None:
                     if (isinstance(n, ast.Subscript) and isinstance(n.ctx, ast.Load) and isinstance(n.value, ast.Name)
                             and n.value.id in mutable and _fixed_key(n.slice)):
                         read.add(n.value.id)
+                        index = _number(n.slice)
+                        if index is not None and index >= 0:
+                            read_from_start.add(n.value.id)
                     if (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "get"
                             and isinstance(n.func.value, ast.Name) and n.func.value.id in mutable
                             and n.args and _fixed_key(n.args[0])):
@@ -1089,6 +1135,8 @@ def _mutable_default_filled(submission) -> str | None:
                                 and c.args and _fixed_key(c.args[0])):
                             read.add(c.func.value.id)
                 for name in sorted(set(filled) & read):
+                    if id(filled[name]) in grown and name not in read_from_start:
+                        continue
                     return (seg.of(filled[name]) or unparse(filled[name])).splitlines()[0][:80]
     except CheckTooSlow:
         raise
@@ -8627,6 +8675,27 @@ def name_entries_times_four(got, name, submission) -> None:
 _HEADS_NAME = re.compile(r"(?i)^(?:h|heads?|n_?heads?|num_?(?:attention_)?heads?|nb_?heads?|head_?count)$")
 
 
+def _cell_level_rebinds(tree, assigns) -> list:
+    """(line, column, name) of every other binding of a name outside the cell's defs, in order: an augmented or
+    annotated assignment, a for or with target, a walrus, an import, a del (red-team round 142: `h = 8` then
+    `h //= 8`, one head, was still read as the paper's 8 heads). Bounded: 20,000 nodes."""
+    skip = {id(x) for n in assigns for t in n.targets for x in ast.walk(t)}
+    out, todo, seen = [], [tree], 0
+    while todo and seen < 20000:
+        node = todo.pop()
+        for child in ast.iter_child_nodes(node):
+            seen += 1
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda, ast.ListComp,
+                                  ast.SetComp, ast.DictComp, ast.GeneratorExp)):
+                continue
+            if isinstance(child, ast.Name) and isinstance(child.ctx, (ast.Store, ast.Del)) and id(child) not in skip:
+                out.append((child.lineno, child.col_offset, child.id))
+            elif isinstance(child, ast.alias):
+                out.append((node.lineno, node.col_offset, (child.asname or child.name).split(".")[0]))
+            todo.append(child)
+    return sorted(out)
+
+
 def name_entries_times_eight(got, name, submission) -> None:
     """q8 (round82, blind83 q8_entries_counted_for_the_papers_eight_heads): a count 8 T^2. entries_all_heads where
     the line of the cell that stores `name` (outside its defs) multiplies by a name that says heads (h, n_heads,
@@ -8636,12 +8705,17 @@ def name_entries_times_eight(got, name, submission) -> None:
     try:
         for seg, tree in _cell_trees(submission, name)[:4]:
             eights: set[str] = set()
-            for n in _cell_level_assigns(tree)[:256]:
-                if hit is None and any(isinstance(t, ast.Name) and t.id == name for t in n.targets) and any(
+            assigns = _cell_level_assigns(tree)[:256]
+            others = _cell_level_rebinds(tree, assigns)
+            for n in assigns:
+                while others and (others[0][0], others[0][1]) < (n.lineno, n.col_offset):
+                    eights = eights - {others.pop(0)[2]}   # `h //= 8`, `for h in ...`, `with .. as h` (round 142)
+                if any(isinstance(t, ast.Name) and t.id == name for t in n.targets):
+                    # the line that binds `name` LAST is the count (round 142: a draft rebound is not read)
+                    hit = (seg.of(n) or unparse(n)).splitlines()[0][:80] if any(
                         isinstance(y, ast.BinOp) and isinstance(y.op, ast.Mult) and any(
                             isinstance(side, ast.Name) and side.id in eights for side in (y.left, y.right))
-                        for y in itertools.islice(ast.walk(n.value), 256)):
-                    hit = (seg.of(n) or unparse(n)).splitlines()[0][:80]
+                        for y in itertools.islice(ast.walk(n.value), 256)) else None
                 for t in n.targets:
                     pairs = ([(t, n.value)] if isinstance(t, ast.Name) else list(zip(t.elts, n.value.elts))
                              if isinstance(t, ast.Tuple) and isinstance(n.value, ast.Tuple)
@@ -8828,6 +8902,33 @@ def _scores_by_fixed_8(node) -> bool:
     return isinstance(node.op, ast.Mult) and _number(node.right) == 0.125
 
 
+_TRACE_NAMES = ("scores3", "weights3", "out3", "weights3_causal")
+
+
+def _trace_bindings(trees) -> list:
+    """(segments, node) for what the trace's names hold: each cell's LAST binding of scores3 / weights3 / out3 /
+    weights3_causal outside its defs, and the cell's defs those bindings call (a helper that is the trace). Red-team
+    round 142: any line of the cells was read, and `blog_scores = Q3 @ K3.T / 8  # the blog's version` beside a
+    scores3 divided by 2 d_k (or a helper never called) was told trace_divided_by_fixed_8 quoting that line."""
+    out = []
+    for segments, tree in trees:
+        last = {}
+        annotated = [n for st in tree.body[:2000] for n in ast.walk(st) if isinstance(n, ast.AnnAssign)
+                     and n.value is not None and not isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef,
+                                                                     ast.ClassDef))]
+        for n in sorted([*_cell_level_assigns(tree), *annotated], key=lambda n: (n.lineno, n.col_offset)):
+            for t in (n.targets if isinstance(n, ast.Assign) else [n.target]):
+                if isinstance(t, ast.Name) and t.id in _TRACE_NAMES:
+                    last[t.id] = n
+        values = list({id(n): n for n in last.values()}.values())
+        called = {c.func.id for v in values for c in itertools.islice(ast.walk(v.value), 2000)
+                  if isinstance(c, ast.Call) and isinstance(c.func, ast.Name)}
+        out.extend((segments, n) for n in values)
+        out.extend((segments, d) for d in tree.body[:512]
+                   if isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef)) and d.name in called)
+    return out
+
+
 def _trace_precedence_key(key, what, submission):
     """q6 (round64, blind64 q6_trace_divided_by_the_q2_cells_scale_divisor_left_in_the_namespace): the trace's
     weights divided by 2 d_k = 8 (or d_k / 2) are scale_precedence only where the trace's cells write `** 1/2`
@@ -8836,7 +8937,7 @@ def _trace_precedence_key(key, what, submission):
     trees = _cell_trees(submission, "scores3", "weights3", "out3", "weights3_causal")
     if not trees or _source_hit(trees, _precedence_slip) is not None:
         return key
-    fixed = _source_hit(trees, _scores_by_fixed_8)       # round82 (blind83): the blog's "divide by 8"
+    fixed = _source_hit(_trace_bindings(trees), _scores_by_fixed_8)   # round82 (blind83): the blog's "divide by 8"
     if fixed is not None:
         raise Misconception("trace_divided_by_fixed_8", f"{what} is wrong: it matches the scores divided by 8, and "
                             f"your trace writes that 8 (`{fixed}`): " + describe("trace_divided_by_fixed_8"))
