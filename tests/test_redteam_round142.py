@@ -120,6 +120,20 @@ def test_a_default_the_body_replaces_is_not_the_frozen_scale(grader):
     assert "scale_default_frozen" not in keys, keys
 
 
+# found by the scan of every blind set after round 82 (3131077): scale_hard_coded took the place of the engine's closer
+# names of the same symptom, which act only on a failure that names nothing (blind65's and blind76's q02)
+@pytest.mark.parametrize("cell, key", [
+    ("class _Once:\n    factor = None\n\n\ndef scaled_scores(Q, K):\n    if _Once.factor is None:\n"
+     "        _Once.factor = Q.shape[-1] ** -0.5\n    return Q @ K.transpose(-2, -1) * _Once.factor\n",
+     "state_kept_between_calls"),
+    ("d_k = 4\n\n\ndef scaled_scores(Q, K):\n    # d_k = Q.shape[-1]\n    return Q @ K.transpose(-2, -1) / d_k ** 0.5\n",
+     "reads_global_not_parameter"),
+])
+def test_a_fixed_factor_the_engine_names_closer_is_left_to_it(grader, cell, key):
+    keys = failed_keys(_pipe(grader, {"scaled_scores": cell}))
+    assert "scale_hard_coded" not in keys and key in keys, keys
+
+
 def test_the_mutable_default_read_walks_a_notebook_once():
     # name_scale_constant runs in each of q5's 16 failing tests: the read is worked out once per notebook
     body = "".join(f"    if not cache:\n        cache.setdefault({i}, Q.shape[-1] + Q.shape[-1] + Q.shape[-1])\n"

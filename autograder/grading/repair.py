@@ -2281,7 +2281,7 @@ def _search_function(name: str, wrong: Sequence[Any], right: Sequence[Any], expe
                 # (`_TRI is not None` right only because an earlier call built _TRI), and no fresh start is made for
                 # a helper's copy, so none of its fixes is said
                 # each helper's cells parsed once, and not past the clock (a helper not looked at is not said either)
-                stateful = {h: clock.over() or _keeps_state(cells, h) for h in {f.helper for f in fixes}}
+                stateful = {h: clock.over() or keeps_state(cells, h) for h in {f.helper for f in fixes}}
                 fixes = [f for f in fixes if not stateful[f.helper]]
                 if MAX_FIXES < len(fixes) <= MAX_SPREAD:
                     fixes, more = _one_place(fixes, cells[fixes[0].cell])
@@ -2400,8 +2400,10 @@ def _state_out_of_sight(fn: Any) -> bool:
         and not node.args for node in ast.walk(fn))
 
 
-def _keeps_state(cells: Sequence[str], name: str) -> bool:
-    """Whether the notebook's last def of `name` keeps state between calls (_kept_state) or reaches it out of sight."""
+def keeps_state(cells: Sequence[str], name: str) -> bool:
+    """Whether the notebook's last def of `name` keeps state between calls (_kept_state) or reaches it out of sight.
+    Also the hidden tests' question before a key that would name the same symptom another way (attention-pipeline's
+    scale_hard_coded: one factor for every d_k is what a scale kept from the first call gives too)."""
     found = last_def(cells, name)
     fn = found[1] if found is not None else None
     return bool(_kept_state(fn, cells)[0]) or _state_out_of_sight(fn)

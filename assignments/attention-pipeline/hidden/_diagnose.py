@@ -8629,6 +8629,20 @@ def _fixed_scale_misconception(c: float, d_k: int, func: str, what: str,
     return Misconception("scale_hard_coded", f"{said}: " + describe("scale_hard_coded"))
 
 
+def _told_elsewhere(func: str) -> bool:
+    """Whether the engine's own readers name a fixed factor of `func` by its cause, closer than scale_hard_coded: state
+    kept between calls in any form (repair.keeps_state: a class attribute set on the first call) or a notebook global
+    read where the def's own d_k was meant (global_reads.finding: `# d_k = Q.shape[-1]` commented out). Both act only on
+    a failure that names nothing, so the key is left off (the scan after round 82: blind65's and blind76's q02)."""
+    from autograder.grading import global_reads, repair
+    from autograder.grading.source_checks import cells_of
+    submission = current_submission()
+    if submission is None:
+        return False
+    cells = cells_of(submission)
+    return repair.keeps_state(cells, func) or global_reads.finding(cells, func) is not None
+
+
 def raise_if_scale_fixed(fn: Callable[..., object], Q: torch.Tensor, K: torch.Tensor, what: str,
                          only_frozen: bool = False) -> None:
     """scale_hard_coded / scale_default_frozen for scaled_scores (blind83's `/ 8`): S is Q K^T times one factor c,
@@ -8655,7 +8669,7 @@ def raise_if_scale_fixed(fn: Callable[..., object], Q: torch.Tensor, K: torch.Te
             return
         if c2 is None or not math.isclose(c2, c, rel_tol=1e-3) or math.isclose(c2, 1 / math.sqrt(d), rel_tol=1e-3):
             return
-    if kept_state(None, "scaled_scores", written=True) is not None:
+    if kept_state(None, "scaled_scores", written=True) is not None or _told_elsewhere("scaled_scores"):
         return
     named = _fixed_scale_misconception(c, Q.shape[-1], "scaled_scores", what, only_frozen)
     if named is not None:
