@@ -76,11 +76,11 @@ def hostile(monkeypatch):
     real = session_module.WorkerSession.exec_cells
 
     def install(forge_source: str) -> None:
-        def exec_cells(self, cells, cell_timeout_s=None):  # type: ignore[no-untyped-def]
+        def exec_cells(self, cells, cell_timeout_s=None, meanwhile=None):  # type: ignore[no-untyped-def]
             if getattr(self, "_hostile", False) or (cells and cells[0].startswith(MARK)):
-                return real(self, cells, cell_timeout_s)
+                return real(self, cells, cell_timeout_s, meanwhile)
             self._hostile = True
-            outcome = real(self, [HOSTILE_CELL % forge_source] + list(cells), cell_timeout_s)
+            outcome = real(self, [HOSTILE_CELL % forge_source] + list(cells), cell_timeout_s, meanwhile)
             outcome.cells = [c.model_copy(update={"index": c.index - 1}) for c in outcome.cells[1:]]
             self.cells = [HOSTILE_CELL % forge_source] + list(cells)
             return outcome

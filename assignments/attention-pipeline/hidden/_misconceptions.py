@@ -671,7 +671,8 @@ MISCONCEPTIONS = {
     "mask_sized_once": "making the causal mask for one fixed length instead of from the input on each call: a "
                        "default argument (mask=causal_additive_mask(5, ...), or T=5) is evaluated once, when the "
                        "def runs, and a mask made at the notebook's top level is fixed the same way, so inputs of "
-                       "any other length crash; build the mask inside the function from T = X.shape[-2] "
+                       "any other length crash (of any greater length, where it is a buffer cut with [:T, :T]); "
+                       "build the mask inside the function from T = X.shape[-2] "
                        "(causal_additive_mask(X.shape[-2], S.dtype))",
     # round 48 (blind48)
     "entropy_rows_flattened_by_selection": "skipping the zero weights by picking out the positive ones (A[A > 0], "
