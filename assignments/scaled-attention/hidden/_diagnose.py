@@ -6765,10 +6765,10 @@ LESSON_LETTER = {"q5_answer": ("A", "d_k"), "q6_answer": ("A", "a weighted avera
 
 
 def raise_if_lesson_letter(question: str, value, answer: str, wrong, submission=None) -> None:
-    """A wrong bare letter that is the one lesson 79's quiz gives for the same question: said first (the lesson
-    orders its options differently), then what the letter means here. answer_lesson_quiz_letter when the cell
-    that sets it cites the lesson or its quiz (a comment, say); else the letter's own misconception here, the
-    lesson's reading said before it."""
+    """A wrong bare letter that is the one lesson 79's quiz gives for the same question. answer_lesson_quiz_letter,
+    the lesson's reading first (it orders its options differently), when the cell that sets it cites the lesson or its
+    quiz (a comment, say); else the letter's own misconception here first, the lesson's order after it (the judges
+    of blind81-83: a lead about the lesson is beside the point for a student whose cell gives another reason)."""
     if not isinstance(value, str) or question not in LESSON_LETTER:
         return
     letter = value.strip().strip("()").strip().upper()
@@ -6788,7 +6788,10 @@ def raise_if_lesson_letter(question: str, value, answer: str, wrong, submission=
     if key and not computed_answer(cells_of(submission) if submission is not None else [], question):
         # a letter the notebook's code worked out (a probe, a check) is the code's pick, not a reading of the
         # lesson nor a belief: expect_choice says so (answer_computed_by_code; blind41's one-hot probe)
-        raise Misconception(key, f"{said}; chosen for what it says here, that choice reflects {describe(key)}")
+        # the cell does not cite the lesson: the diagnosis first, the lesson's order after it, as a side note
+        raise Misconception(key, f"{question} is {value!r}: in this notebook {letter} is {here!r}, not the best answer; "
+                            f"that choice reflects {describe(key)} (if the letter came from lesson 79's quiz: the "
+                            f"lesson orders its options differently, there {lesson} is {there})")
 
 
 # --- q5..q7: a letter picked by a word search over the options' texts (blind37, round 38) -------------------

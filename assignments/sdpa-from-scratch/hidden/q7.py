@@ -35,9 +35,10 @@ _HERE = {"A": "nothing is wrong: zeroing after the softmax equals -inf before it
 
 
 def _raise_if_lesson_letter(value, submission):
-    """A wrong bare letter that is the one lesson 80's quiz gives for this question: the lesson's reading said
-    first, then what the letter means here. answer_lesson_80_quiz_letter when a cell that sets q_trap_answer cites the
-    lesson or its quiz; else the letter's own misconception here (zero_after_softmax), after the lesson's reading.
+    """A wrong bare letter that is the one lesson 80's quiz gives for this question. answer_lesson_80_quiz_letter, the
+    lesson's reading first, when a cell that sets q_trap_answer cites the lesson or its quiz; else the letter's own
+    misconception here (zero_after_softmax) first, the lesson's order after it (the judges of blind81-83: a lead about
+    the lesson is beside the point for a student whose cell gives another reason).
     A letter the cell's code works out is left to expect_choice (answer_computed_by_code)."""
     if not isinstance(value, str):
         return
@@ -57,8 +58,10 @@ def _raise_if_lesson_letter(value, submission):
         raise Misconception("answer_lesson_80_quiz_letter", f"{said}; its cell cites the lesson ({cite!r}): "
                             + describe("answer_lesson_80_quiz_letter"))
     key = WRONG.get(letter)
-    if key:
-        raise Misconception(key, f"{said}; chosen for what it says here, that choice reflects {describe(key)}")
+    if key:   # the cell does not cite the lesson: the diagnosis first, the lesson's order after it, as a side note
+        raise Misconception(key, f"q_trap_answer is {value!r}: in this notebook {letter} says {_HERE[letter]}, not the "
+                            f"best answer; that choice reflects {describe(key)} (if the letter came from lesson 80's "
+                            f"quiz: the lesson orders its options differently, there {lesson} is {there})")
 
 
 @test_case(points=1, hidden=True)
