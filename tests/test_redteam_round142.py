@@ -148,3 +148,27 @@ def test_the_mutable_default_read_walks_a_notebook_once():
         assert SDPA_D._mutable_default_filled(types.SimpleNamespace(cells=["import math\n", cell])) is None
     again = time.process_time() - start
     assert again < first, (first, again)     # 8 x the first before (1.7 s each)
+
+
+class _SwappedAfterFirstRead(list):
+    """The memo as another thread leaves it: the first read sees the notebook asked about, every later read a
+    classmate's entry (what a grade beside this one writes between two reads)."""
+
+    def __init__(self, own, other):
+        super().__init__([own])
+        self.other, self.reads = other, 0
+
+    def __getitem__(self, i):
+        self.reads += 1
+        return super().__getitem__(i) if self.reads == 1 else self.other
+
+
+def test_the_memo_never_answers_with_a_classmates_entry(monkeypatch):
+    cell = ("def scaled_dot_product_attention(Q, K, V, mask=None, opts={}):\n"
+            "    opts.setdefault('divisor', math.sqrt(Q.shape[-1]))\n    return Q @ K.mT / opts['divisor']\n")
+    sub = types.SimpleNamespace(cells=["import math\n", cell])
+    own = SDPA_D._mutable_default_read(sub)
+    assert own is not None
+    memo = _SwappedAfterFirstRead((tuple(sub.cells), own), (("a classmate's cell",), "a classmate's line"))
+    monkeypatch.setattr(SDPA_D, "_FILLED_MEMO", memo)
+    assert SDPA_D._mutable_default_filled(sub) == own

@@ -27,8 +27,8 @@ from __future__ import annotations
 import builtins
 import ctypes
 import errno
-import io
 import gc
+import io
 import json
 import linecache
 import os

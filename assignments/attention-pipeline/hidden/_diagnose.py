@@ -5486,8 +5486,7 @@ def builtin_sum_called() -> bool:
 
 def current_submission() -> object:
     """The notebook's source the runner holds for the test now running (None outside one)."""
-    record = checks._CHARGES.get()
-    return record.submission if record is not None else None
+    return checks.running_submission()
 
 
 def _def_of(submission: object, func: str) -> ast.FunctionDef | None:
