@@ -1569,9 +1569,48 @@ def raise_if_nondeterministic(fn: Callable[..., Any], args: Sequence[Any], kwarg
     """Name `nondeterministic` when a second call on the same inputs does not give `first` again; call
     it once a check has failed, so that a deterministic function costs no extra call."""
     if differs_when_repeated(fn, args, kwargs, first):
-        raise Misconception("nondeterministic", f"{what} gives different outputs for the same input: dropout or "
-                            "randomness left on (F.dropout trains by default: pass training=False or leave "
-                            "it out)")
+        raise Misconception("nondeterministic", f"{what} gives different outputs for the same input: "
+                            + randomness_fix(_student_name(fn)))
+
+
+# What a function reaches that draws at random, by the fix each needs, in the order they are told: the same
+# symptom (a second call differs) is an nn.Dropout module never put in eval mode, F.dropout's training default, a
+# layer built inside the function with a fresh random init, or a draw of its own (blind83, blind67: a module's
+# dropout and an nn.Linear's bias were told F.dropout's fix, `training=False`, which neither call takes).
+_RANDOMNESS_FIXES = (
+    (("Dropout",), "an nn.Dropout module, which drops weights at random until `.eval()` is called on it: call "
+                   "`.eval()` on it or leave it out"),
+    (("dropout",), "dropout, which trains by default (F.dropout's training=True): pass training=False or leave "
+                   "it out"),
+    (("Linear", "Bilinear", "Conv1d", "Conv2d", "Embedding"),
+     "a layer built on every call, which starts from new random weights (and bias) each time: build it once, "
+     "outside the function, or leave it out"),
+    (("rand", "bernoulli", "multinomial", "normal_", "uniform_", "shuffle", "choice", "permutation"),
+     "random numbers drawn on every call: draw them once, from a generator passed in, or leave them out"),
+)
+RANDOMNESS_LEFT_ON = ("dropout or randomness left on (F.dropout trains by default: pass training=False; an "
+                      "nn.Dropout module until `.eval()`; or leave it out)")
+
+
+def randomness_fix(function: str | None) -> str:
+    """The cause and fix of a function that differs from itself on the same input, read from what the running
+    notebook's `function` reaches (source_checks.find_use); the generic RANDOMNESS_LEFT_ON where the source shows
+    none, or cannot be read."""
+    from autograder.grading.source_checks import cells_of, find_use
+    submission = running_submission()
+    if function is None or submission is None:
+        return RANDOMNESS_LEFT_ON
+    try:
+        cells = cells_of(submission)
+        for names, fix in _RANDOMNESS_FIXES:
+            use = find_use(cells, function, names)
+            # find_use matches without case: a class (nn.Dropout, nn.Linear) is told only where it is capitalised,
+            # so that F.dropout is not told a module's fix, nor the deterministic F.linear a layer's
+            if use is not None and (names[0].islower() or any(n in use.what for n in names)):
+                return f"{use.describe()}: {fix}"
+    except Exception:  # noqa: BLE001 - unreadable source shows no cause: the generic text
+        pass
+    return RANDOMNESS_LEFT_ON
 
 
 def raise_if_other_container(got: object, expected: torch.Tensor, what: str = "the result",
@@ -2122,7 +2161,7 @@ def charged_in_parts(student: Callable[[], Any], check: Callable[[Any], None], o
             student_again = None
         if not _same_value(got, student_again):
             raise Misconception("nondeterministic", "your function gives different outputs for the same "
-                                "input: dropout or randomness left on (F.dropout trains by default)") from None
+                                "input: " + RANDOMNESS_LEFT_ON) from None
     raise failure
 
 
