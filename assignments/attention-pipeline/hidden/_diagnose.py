@@ -2506,6 +2506,28 @@ def fused_split_crash(fn: Callable[..., object], dtype: torch.dtype) -> str | No
     return hits.pop() if len(hits) == 1 else None
 
 
+def split_by_key_width_crash(e: StudentCodeError, fn: Callable[..., object], X: torch.Tensor,
+                             W: tuple[torch.Tensor, ...] | list[torch.Tensor]) -> Misconception | None:
+    """project_qkv's crash where the values are wider than the keys (d_v > d_k), named from a re-run with W_V
+    narrower than W_K (d_v = d_k - 1) that runs and returns the right (Q, K, V): the fused projection cut into
+    d_k-wide pieces (`.split(d_k)`, `chunk` by the key width), three pieces only while d_v <= d_k (blind85). Code
+    that stacks Q, K, V (qkv_stacked) crashes on the narrower W_V too, so it is not named here."""
+    d_model, d_k, d_v = W[1].shape[-2], W[1].shape[-1], W[2].shape[-1]
+    if d_v <= d_k or d_k < 2 or e.exc_type == "AssertionError":
+        return None
+    W_V = randn_like_width(W[2], d_model, d_k - 1)
+    try:
+        out = fn(X, W[0], W[1], W_V)
+    except StudentCodeError:
+        return None
+    want = tuple(X.double() @ w.double() for w in (W[0], W[1], W_V))
+    if not all_right(out, want, X.dtype):
+        return None
+    return Misconception("fused_split_by_key_width", f"{_said(e)} with d_k = {d_k}, d_v = {d_v}; with W_V narrower "
+                         f"than W_K (d_v = {d_k - 1}) it runs and returns the right (Q, K, V): "
+                         + describe("fused_split_by_key_width") + _tail(e))
+
+
 def stacked_crash(e: StudentCodeError, fn: Callable[..., object], X: torch.Tensor,
                   W: tuple[torch.Tensor, ...] | list[torch.Tensor]) -> Misconception | None:
     """project_qkv's crash named from a re-run with W_V as wide as W_K (d_v = d_k, naming15): the answer is

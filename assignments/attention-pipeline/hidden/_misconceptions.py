@@ -13,6 +13,11 @@ MISCONCEPTIONS = {
                                "(pieces of width d_model, or three equal thirds) or along the wrong axis (split's "
                                "default dim 0, the tokens) instead of d_k, d_k, d_v along the features: "
                                "use .split([d_k, d_k, d_v], dim=-1)"),
+    # blind85: `(X @ torch.cat([W_Q, W_K, W_V], -1)).split(d_k, dim=-1)`, right while d_v <= d_k
+    "fused_split_by_key_width": ("cutting the fused projection X @ [W_Q | W_K | W_V] into pieces d_k wide "
+                                 "(`.split(d_k, dim=-1)`): that gives Q, K and V only while d_v <= d_k, and more "
+                                 "than three pieces once the values are wider than the keys; split at the three "
+                                 "widths, `.split([d_k, d_k, d_v], dim=-1)`"),
     "projection_bias_added": ("adding a bias to the projections (Q = X W_Q + b, one constant row on every token): "
                               "nn.Linear is built with bias=True by default and adds its own randomly initialised "
                               "bias, so the result also changes from one build to the next; use "

@@ -125,6 +125,11 @@ def test_nw_is_attention_row(nadaraya_watson, rng):
     got = _call(nadaraya_watson, Q[t], K[: t + 1], V[: t + 1])
     D.assert_matches(got, O[t], what="the smoothed row", variants=lambda: _variants(Q[t], K[: t + 1], V[: t + 1], got),
                      reduced=True, sizes=_sizes(Q[t], K[: t + 1], V[: t + 1]), func="nadaraya_watson")
+    # row 0 sees one key only: its row is V[0] (a kernel row squeezed to a 0-d tensor fails only here, blind85)
+    got = _call(nadaraya_watson, Q[0], K[:1], V[:1])
+    D.assert_matches(got, O[0], what="the smoothed row of the first query (one key)",
+                     variants=lambda: _variants(Q[0], K[:1], V[:1], got), reduced=True, sizes=_sizes(Q[0], K[:1], V[:1]),
+                     func="nadaraya_watson")
 
 
 @test_case(points=1, hidden=True)
