@@ -86,6 +86,10 @@ def assert_matches(got: object, expected: torch.Tensor, rows_unnormalised: bool 
             first, _, rest = str(e).partition("\n")
             raise AssertionError(f"{first} = {words}" + ("\n" + rest if rest else "")) from None
         return
+    raise_if_integer_variant(got, expected, kw.get("variants"), kw.get("what", "the output"))   # (A > 0).sum() (blind85)
+    raise_if_copies_stacked(got, expected, kw.get("what", "the output"), want)   # a mask expanded over X.shape[0] (blind85)
+    if kw.get("variants") is not None:
+        kw["variants"] = _without_empty_tril(got, kw["variants"])
     raise_if_other_dtype(got, expected, want, kw.get("what", "the output"))
     raise_if_output_transposed(got, expected, want, kw.get("what", "the output"))   # (d_v, T) (round 80)
     if (type(got) is torch.Tensor and got.numel() == 1 and expected.numel() > 1 and got.is_floating_point()
@@ -164,6 +168,61 @@ def factor_words(got: object, expected: torch.Tensor, dtype: torch.dtype, sizes:
             if math.isclose(c, v, rel_tol=1e-6):
                 readings.append(f"{how} ({name} = {n})")
     return " or ".join(readings) or None
+
+
+def _without_empty_tril(got: object, variants: Any) -> Any:
+    """The variants without weights_tril_for_any_mask where `got` has no nonzero entry on or below the diagonal:
+    a lower triangle of softmax weights is positive there, so an all-zero answer (e / inf after an overflowed
+    sum, float16) matching its near-zero replay within tolerance is no evidence of a tril (blind85)."""
+    if not (type(got) is torch.Tensor and got.dim() >= 2 and not bool(got.detach().tril().ne(0).any())):
+        return variants
+
+    def kept() -> Any:
+        reps = variants() if callable(variants) else variants
+        return {k: v for k, v in reps.items() if k.split("/")[0] != "weights_tril_for_any_mask"}
+    return kept if callable(variants) else kept()
+
+
+def raise_if_copies_stacked(got: object, expected: torch.Tensor, what: str, dtype: torch.dtype | None = None) -> None:
+    """batch_axis_assumed: the right result for an unbatched input, repeated along one extra first axis (shape
+    (n,) + the right shape, n > 1 and the result's own first axis (T, the unbatched input's first axis), and every
+    one of the n slices right): something was expanded over the input's first axis as if it were a batch
+    (blind85's causal mask .expand(X.shape[0], T, T)). A new axis whose slices differ, or any one slice wrong,
+    is left to the shape check."""
+    if (type(got) is not torch.Tensor or not got.is_floating_point() or got.dim() != expected.dim() + 1
+            or tuple(got.shape[1:]) != tuple(expected.shape) or got.shape[0] < 2 or expected.dim() < 2
+            or got.shape[0] != expected.shape[0]):   # n is the unbatched input's first axis, T, the result's too
+        return
+    if all(is_right(got[i], expected, dtype or expected.dtype) for i in range(got.shape[0])):
+        raise Misconception("batch_axis_assumed", f"{what} has shape {tuple(got.shape)}, expected "
+                            f"{tuple(expected.shape)}: it is {got.shape[0]} copies of the right result stacked on a new "
+                            "first axis: " + describe("batch_axis_assumed"))
+
+
+def assert_shape(got: torch.Tensor, expected: torch.Tensor, what: str, dtype: torch.dtype = torch.float32) -> None:
+    """`got`'s shape is `expected`'s, or an AssertionError says both; copies of the right result stacked on a
+    new first axis are named (raise_if_copies_stacked)."""
+    if tuple(got.shape) != tuple(expected.shape):
+        raise_if_copies_stacked(got, expected, what, dtype)
+        raise AssertionError(f"{what} has shape {tuple(got.shape)}, expected {tuple(expected.shape)}")
+
+
+def raise_if_integer_variant(got: object, expected: torch.Tensor, variants: Any, what: str) -> None:
+    """An integer tensor where floats are asked (a count: (A > 0).sum(dim=-1), blind85) whose values are those of
+    exactly one mistake's replay: named by it, not told only its dtype. The right values in an integer dtype, or
+    values no replay (or two) gives, are left to the dtype check."""
+    if (type(got) is not torch.Tensor or got.is_floating_point() or got.is_complex() or got.dtype == torch.bool
+            or not expected.is_floating_point() or tuple(got.shape) != tuple(expected.shape) or variants is None):
+        return
+    g = got.detach().to(torch.float64)
+    if is_right(g, expected.double(), torch.float64):
+        return
+    reps = variants() if callable(variants) else variants
+    hits = sorted({k.split("/")[0] for k, v in reps.items() if isinstance(v, torch.Tensor)
+                   and tuple(v.shape) == tuple(g.shape) and is_right(g, v.double(), torch.float64)})
+    if len(hits) == 1:
+        raise Misconception(hits[0], f"{what} has dtype {got.dtype} (expected {expected.dtype}), and its values "
+                            f"match {describe(hits[0])}")
 
 
 def raise_if_other_dtype(got: object, expected: torch.Tensor, want: torch.dtype, what: str,
@@ -1362,6 +1421,8 @@ def weights_variants(S: torch.Tensor, M: torch.Tensor | None = None) -> dict[str
     one = torch.exp(Z - m0)
     out["softmax_extra_denominator_term"] = one / (torch.exp(-m0) + one.sum(dim=-1, keepdim=True))
     out["softmax_extra_denominator_term/after_shift"] = e / (1 + e.sum(dim=-1, keepdim=True))
+    if M is not None and Z.dim() >= 2:   # the weights cut to their lower triangle whenever a mask is passed (blind85)
+        out["weights_tril_for_any_mask"] = (e / e.sum(dim=-1, keepdim=True)).tril()
     two = torch.exp2(Z - row_max)     # exp2 without the log2(e) factor (blind27, the Triton tutorial's softmax)
     out["softmax_base_2"] = two / two.sum(dim=-1, keepdim=True)
     if Z.shape[-2] > 1:   # the maximum over the queries (dim=-2) subtracted before a row softmax (naming11)
@@ -1488,7 +1549,39 @@ def unstable_softmaxes(S: torch.Tensor, M: torch.Tensor | None) -> dict[str, tor
             # the row mean for the row maximum (blind34): exact on tame rows, NaN where the spread is wide
             "softmax_subtracts_mean": mean_shifted_softmax(S, M),
             # the row maximum of S taken before M is added (blind66): a fully blocked row 0 / 0
-            "softmax_max_before_mask": max_before_mask_softmax(S, M)}
+            "softmax_max_before_mask": max_before_mask_softmax(S, M),
+            # the row maximum clamped at 0 (amax(...).clamp(min=0), blind85): rows with a negative maximum are
+            # not shifted, so a fully blocked row (maximum near finfo.min) underflows to 0 / 0
+            "softmax_shift_clamped": clamped_shift_softmax(S, M)}
+
+
+def clamped_shift_softmax(S: torch.Tensor, M: torch.Tensor | None) -> torch.Tensor:
+    """Each row's maximum of S + M, clamped at 0 (max(row max, 0)), subtracted before exp, in S's own dtype."""
+    Z = S if M is None else S + M
+    e = torch.exp(Z - Z.amax(dim=-1, keepdim=True).clamp(min=0))
+    return e / e.sum(dim=-1, keepdim=True)
+
+
+# rows near -1000 with key 0 open in each (blind85): a shift clamped at 0 leaves them unshifted, so every exp
+# underflows and the rows are 0 / 0; S's own row maximum (before or after the mask) or one global maximum is right
+_LOW_S = torch.linspace(-1.0, 1.0, 12, dtype=torch.float64).reshape(3, 4) - 1000.0
+
+
+def clamped_shift_kept(fn: Callable[..., object], hits: list[str]) -> list[str]:
+    """Where softmax_shift_clamped fits beside other unstable softmaxes (a fully blocked row NaNs them alike), a
+    second call on rows near -1000 keeps those whose replay gives what fn gives there (NaN rows at the same
+    entries, or the same finite weights); a call that raises or returns another shape keeps none of them."""
+    try:
+        out = fn(_LOW_S.clone(), _APART_M.clone())
+    except StudentCodeError:
+        return [h for h in hits if h != "softmax_shift_clamped"]
+    if type(out) is not torch.Tensor or tuple(out.shape) != (3, 4):
+        return [h for h in hits if h != "softmax_shift_clamped"]
+    reps = unstable_softmaxes(_LOW_S, _APART_M)
+    if bool(torch.isfinite(out).all()):
+        return [h for h in hits if bool(torch.isfinite(reps[h]).all()) and is_right(out, reps[h], torch.float64)]
+    shown = nonfinite_hits(out, reps)
+    return [h for h in hits if h in shown]
 
 
 def max_before_mask_softmax(S: torch.Tensor, M: torch.Tensor | None) -> torch.Tensor:
@@ -1515,6 +1608,8 @@ def unstable_hits(fn: Callable[..., object] | None, got: torch.Tensor, S: torch.
     weights there for the row maximum before the mask, NaN rows where one global maximum gives them for the
     other. Neither (or no fn) keeps both, and then nothing is named."""
     hits = nonfinite_hits(got, unstable_softmaxes(S, M))
+    if "softmax_shift_clamped" in hits and len(hits) > 1:
+        hits = [] if fn is None else clamped_shift_kept(fn, hits)
     pair = {"global_max_subtraction", "softmax_max_before_mask"}
     if fn is None or not pair <= set(hits):
         return hits
@@ -1811,6 +1906,11 @@ def self_attention_variants(X: torch.Tensor, W_Q: torch.Tensor, W_K: torch.Tenso
         **attention_family(Q, K, V, M, lengths, {"mask_ignored": "no_causal_mask", "scores_transposed": "qk_swapped",
                                                  "keys_are_queries": "same_projection"}),
         "values_not_projected": (A @ X, A),
+        # O^T = V^T A^T, (..., d_v, T), brought back with reshape instead of a transpose (blind84)
+        **{k: (v, A) for k, v in output_reshaped(A @ V).items()},
+        # the (T, T) mask stretched with repeat_interleave against batch-major flattened scores (blind84)
+        **({"mask_rows_interleaved": _attend(Q, K, V, rows_interleaved(M, X.shape[:-2]), 1 / math.sqrt(Q.shape[-1]))}
+           if M is not None and X.dim() > 2 and math.prod(X.shape[:-2]) > 1 else {}),
         "same_projection/v_from_wk": (A @ (X @ W_K), A),
         "same_projection/v_from_wq": (A @ (X @ W_Q), A),
         **inputs_scored(X, X, V, M, Q.shape[-1]),
@@ -1826,6 +1926,22 @@ def self_attention_variants(X: torch.Tensor, W_Q: torch.Tensor, W_K: torch.Tenso
             "mask_not_additive/blocked_ones": _attend(Q, K, V, torch.ones_like(M).triu(1), 1 / math.sqrt(Q.shape[-1]))}
            if M is not None else {}),
     }
+
+
+def rows_interleaved(M: torch.Tensor, lead: tuple[int, ...] | torch.Size) -> torch.Tensor:
+    """The 2-D mask M (T_q, T_k) as code that flattens the scores batch-major to (n * T_q, T_k) (row b * T_q + t)
+    adds it: each mask row repeated n times in place (M.repeat_interleave(n, dim=0)), so flattened row r gets mask
+    row r // n; shaped back to lead + (T_q, T_k)."""
+    n = math.prod(lead)
+    return M.repeat_interleave(n, dim=0).reshape(*lead, *M.shape[-2:])
+
+
+def output_reshaped(O: torch.Tensor) -> dict[str, torch.Tensor]:
+    """{reshaped_not_transposed: O's transpose (..., d_v, T), laid out in memory and read back as (..., T, d_v)}
+    (O = (V^T A^T).reshape(..., T, d_v), blind84); empty where that is O itself (T = 1 or d_v = 1)."""
+    if O.dim() < 2 or min(O.shape[-2:]) < 2:
+        return {}
+    return {"reshaped_not_transposed/output": O.transpose(-2, -1).contiguous().reshape(O.shape)}
 
 
 def output_layer_norms(O: torch.Tensor, got: object = None) -> dict[str, torch.Tensor]:
@@ -1953,6 +2069,9 @@ def nw_variants(q: torch.Tensor, K: torch.Tensor, V: torch.Tensor) -> dict[str, 
         **_cosine_kernels(q, K, V, smooth(1 / math.sqrt(d_k))),
         # the weighted values reduced over their own columns: one entry per key (T), not per column (d_v)
         "nw_sum_wrong_axis": (kappa[:, None] * V).sum(-1) / kappa.sum(),
+        # V (T, d_v) reshaped to (d_v, T) instead of transposed, then times kappa (blind84)
+        **({"reshaped_not_transposed/values": (V.reshape(d_v, T) @ kappa) / kappa.sum()}
+           if V.dim() == 2 and min(T, d_v) > 1 else {}),
         "nw_sum_wrong_axis/mean": (kappa[:, None] * V).mean(-1) / kappa.sum(),
         "nw_sum_wrong_axis/no_denominator": (kappa[:, None] * V).sum(-1),
         # the weighted sum divided by another statistic of the kernel weights than their sum: by their
@@ -5449,6 +5568,47 @@ def raise_if_entropy_sign_clamped(got: object, A: torch.Tensor, submission: obje
                         f"and `{unparse(clamp)[:70]}` raises it to 0 (the largest right entropy is "
                         f"{float(right.max()):.3g} bits): " + describe("entropy_sign")
                         + "; negate the sum (-(p log2 p).sum) instead of clamping it")
+
+
+_CUT_OPS = {ast.Gt: "gt", ast.GtE: "ge", ast.Lt: "lt", ast.LtE: "le"}
+
+
+def _weight_cuts(node: ast.AST) -> list[tuple[ast.Compare, float]]:
+    """The comparisons `x > c`, `x >= c`, `c < x`, `c <= x` in `node` with c a number strictly between 0 and 1
+    (a cut-off on a weight: A > 1e-2), each with its c; `A > 0` is no cut-off."""
+    cuts = []
+    for n in ast.walk(node):
+        if not (isinstance(n, ast.Compare) and len(n.ops) == 1 and type(n.ops[0]) in _CUT_OPS):
+            continue
+        left, right, op = n.left, n.comparators[0], type(n.ops[0])
+        const, keeps_above = (right, op in (ast.Gt, ast.GtE)) if isinstance(right, ast.Constant) else (left, op in (ast.Lt, ast.LtE))
+        if isinstance(const, ast.Constant) and type(const.value) in (int, float) and 0 < const.value < 1 and keeps_above:
+            cuts.append((n, float(const.value)))
+    return cuts
+
+
+def raise_if_small_weights_dropped(got: object, A: torch.Tensor, submission: object, what: str) -> None:
+    """entropy_small_weights_dropped (blind85's `visible = A > 1e-2` guard): H equal to the entropy with every
+    weight at or below a cut-off c left out, where the notebook's row_entropy_bits compares a weight with that c
+    (0 < c < 1) and some positive weight of A lies at or below it. Only the replay with the source's own c names
+    it; a cut that drops nothing here, or an H that is not that replay, is left to the value check."""
+    from autograder.grading.pyparse import unparse
+    from autograder.grading.source_checks import cells_of, last_function_def
+    if type(got) is not torch.Tensor or not got.is_floating_point() or submission is None:
+        return
+    P = A.detach().to(torch.float64)
+    right = ref.row_entropy_bits(P)
+    if tuple(got.shape) != tuple(right.shape) or is_right(got, right, torch.float64):
+        return
+    node = last_function_def(cells_of(submission), "row_entropy_bits", 4000)
+    for cmp, c in _weight_cuts(node) if node is not None else []:
+        if not bool(((P > 0) & (P <= c)).any()):
+            continue
+        for keep in (P > c, P >= c):
+            replay = -torch.where(keep, P * torch.log2(P.clamp(min=1e-300)), 0.0).sum(dim=-1)
+            if is_right(got, replay, got.dtype):
+                raise Misconception("entropy_small_weights_dropped", f"{what} is the entropy with every weight below "
+                                    f"{c:g} left out (`{unparse(cmp)[:50]}`): " + describe("entropy_small_weights_dropped"))
 
 
 _RANK_CALLS = frozenset({"matrix_rank", "svdvals", "svd", "matrix_norm", "eigvals", "eigvalsh", "qr"})

@@ -231,6 +231,32 @@ MISCONCEPTIONS = {
                                "stacking axis (squeeze(1)) or build the rows as 1-D",
     "global_max_subtraction": "subtracting one maximum over the whole tensor instead of each row's own: rows far "
                               "below it underflow to 0 / 0 (NaN)",
+    "mask_rows_interleaved": "stretching the 2-D (T_q, T_k) mask to the flattened batch of scores with "
+                             "repeat_interleave (each mask row repeated B times in place) while the scores are "
+                             "flattened batch-major (row b * T_q + t): once there is a batch, the mask rows land on "
+                             "the wrong query rows; add the mask by broadcasting (S + M), or stretch it with "
+                             "M.repeat(B, 1), which follows the scores' order",
+    "entropy_small_weights_dropped": "leaving the weights below a cut-off (A > 1e-2) out of the entropy as if "
+                                     "they were masked: only an exact 0 contributes 0 (0 log 0 = 0); a small "
+                                     "weight's -a log2 a is a real term, so H (and 2^H) comes out too small; guard "
+                                     "only a == 0 (torch.where(A > 0, ...), torch.special.xlogy)",
+    "batch_axis_assumed": "treating the first axis of an unbatched input as a batch axis (a mask or a tensor "
+                          "expanded or repeated over X.shape[0], X.size(0), len(X)): for a (T, d_model) X that axis "
+                          "is T, so the (T, T) result comes back repeated as (T, T, T) (and 4-D input does not "
+                          "broadcast); let broadcasting add the batch dims (S + M with the (T, T) mask, no expand)",
+    "reshaped_not_transposed": "turning a (..., a, b) matrix into (..., b, a) with reshape or view where a "
+                               "transpose was needed (O^T = V^T A^T reshaped back to (T, d_v), V.reshape(d_v, T) "
+                               "for V^T): the shape comes out right, but reshape reads the entries in memory order "
+                               "into the new shape, so the numbers land in the wrong rows and columns; use "
+                               ".transpose(-2, -1) (or .mT, V.T)",
+    "weights_tril_for_any_mask": "cutting the weights to their lower triangle (A.tril(), A * tril) whenever a "
+                                 "mask is given, as if every mask were causal: a padding or any other mask loses "
+                                 "its open keys above the diagonal and the rows no longer sum to 1; the mask added "
+                                 "to the scores already gives the blocked keys weight 0, so drop the tril",
+    "softmax_shift_clamped": "clamping the row maximum subtracted before exp at 0 (amax(...).clamp(min=0), "
+                             "max(m, 0)), so rows whose maximum is negative are not shifted: a row whose keys are "
+                             "all blocked (its maximum near finfo.min) or whose scores are all very negative then "
+                             "underflows to 0 / 0 = NaN; subtract each row's own maximum, negative or not",
     "softmax_max_before_mask": "taking each row's maximum over the scores S before the mask M is added: in a row "
                                "whose keys are all blocked every exponent is then about finfo.min and every "
                                "exponential 0, so the row is 0 / 0 = NaN instead of uniform; add the mask first and "

@@ -108,6 +108,7 @@ def test_zero_projections(self_attention, project_qkv, scaled_scores, causal_add
             raise Misconception("results_reordered", "self_attention returns (A, O): both are right, in the "
                                 "other order; return (O, A)")
         D.raise_if_scores_returned(O, A, O_ref, X, (Z, Z, W_V), True, torch.float64)
+        D.raise_if_copies_stacked(A, ref.prefix_average_matrix(T), "A with W_Q = W_K = 0")   # A (T, T, T) (blind85)
         try:
             assert_matches(A, ref.prefix_average_matrix(T), what="A with W_Q = W_K = 0",
                            variants={k: v[1] for k, v in wrong.items()}, reduced=False)

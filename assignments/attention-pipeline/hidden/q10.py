@@ -102,6 +102,7 @@ def test_entropy_causal_rows(row_entropy_bits, rng, submission=None):
     # A / A.sum(dim=0), log 0 guarded, is entropy_renormalised_other_axis among the variants)
     D.raise_if_zero_log_zero_nan(got, D.zero_log_zero_nan_replay(A), "H", H_ATOL)
     D.raise_if_entropy_sign_clamped(got, A, submission, "H")   # no minus sign, clamped at 0 (blind59)
+    D.raise_if_small_weights_dropped(got, A, submission, "H")   # weights below A > 1e-2 left out (blind85)
     D.raise_if_entropy_terms_returned(got, A, row_entropy_bits, "H")   # the terms a log2 a, never summed (blind65)
     _named_twice(lambda: D.assert_matches(got, ref.row_entropy_bits(A), what="H", variants=lambda: _entropy_variants(A),
                                           rtol=0, atol=H_ATOL, reduced=True), row_entropy_bits, 6)

@@ -994,12 +994,37 @@ def low_precision_scale_said(c: float, d_k) -> str:
     return ""
 
 
+def _confirm_sqrt_multiplied(fn, said) -> None:
+    """naming84 (blind84 q1_einsum_keys_given_their_own_feature_letter, mis-named): multiply_by_sqrt_dk kept only
+    where the weights on the size probe (plain random Q, K, V, every size different) are that mistake's there too.
+    On expanded queries (each row one number repeated d_k times) the einsum '...qd,...ke->...qk' (sum of q times
+    sum of k) is sqrt(d_k) times the dot product over sqrt(d_k): a coincidence of the input, which the probe
+    shows. A probe that raises, or returns no weight matrix, leaves the name as it was."""
+    g = torch.Generator().manual_seed(84)
+    sizes = _SIZE_PROBE_SHAPES
+    Q = torch.randn(sizes["T_q"], sizes["d_k"], generator=g, dtype=torch.float64)
+    K = torch.randn(sizes["T_k"], sizes["d_k"], generator=g, dtype=torch.float64)
+    V = torch.randn(sizes["T_k"], sizes["d_v"], generator=g, dtype=torch.float64)
+    try:
+        pair = fn(Q, K, V, sizes["d_k"])
+    except StudentCodeError:
+        return
+    weights = pair[1] if isinstance(pair, (tuple, list)) and len(pair) == 2 else None
+    if type(weights) is not torch.Tensor or weights.shape != (sizes["T_q"], sizes["T_k"]) \
+            or weights.dtype != torch.float64:
+        return
+    times = ref.ATTENTION_VARIANTS["multiply_by_sqrt_dk"](Q, K, V, sizes["d_k"])[1]
+    if not matching_variants(weights, {"multiply_by_sqrt_dk": times}, torch.float64):
+        raise AssertionError(f"{said} (it matches multiplying the scores by sqrt(d_k) on this input only)")
+
+
 def confirm_size_scale(fn, key, said):
     """Keep a SIZE_SCALES name only where the student's weights on a probe whose sizes all differ (T_q 3, T_k 7,
     d_k 5, d_v 6) are that mistake's there too; where they are a softmax of the scores over one constant instead,
     name wrong_scale_constant with it; else (nothing fits) the failure names nothing."""
     if key == "multiply_by_sqrt_dk":   # naming74: the cause, where the source divides by 1/sqrt(d_k)
         raise_if_reciprocal_divided(said)
+        _confirm_sqrt_multiplied(fn, said)
     if key not in SIZE_SCALES:
         return
     g = torch.Generator().manual_seed(27)
@@ -1775,9 +1800,16 @@ def fused_split_variants(X, W_Q, W_K, W_V, W_O, n_heads):
     if n_heads < 2 or d_k * n_heads != d_model:
         return {}
     T = X.shape[-2]
-    qkv = (X.double() @ torch.cat([W.double() for W in (W_Q, W_K, W_V)], dim=-1)).reshape(T, n_heads, 3, d_k)
+    fused = X.double() @ torch.cat([W.double() for W in (W_Q, W_K, W_V)], dim=-1)
+    qkv = fused.reshape(T, n_heads, 3, d_k)
     heads = [ref.attention(qkv[:, h, 0], qkv[:, h, 1], qkv[:, h, 2], d_k)[0] for h in range(n_heads)]
-    return {"mha_fused_qkv_split_order": torch.cat(heads, dim=-1) @ W_O.double()}
+    # naming84 (blind84 q8_fused_qkv_viewed_with_the_three_axis_last): viewed (T, d_model, 3), the last axis
+    # unbound: Q, K, V are the columns 0, 3, 6, ... / 1, 4, ... / 2, 5, ... of the fused projection
+    third = fused.reshape(T, d_model, 3)
+    cut = [ref.attention(third[:, h * d_k:(h + 1) * d_k, 0], third[:, h * d_k:(h + 1) * d_k, 1],
+                         third[:, h * d_k:(h + 1) * d_k, 2], d_k)[0] for h in range(n_heads)]
+    return {"mha_fused_qkv_split_order": torch.cat(heads, dim=-1) @ W_O.double(),
+            "mha_fused_qkv_three_axis_last": torch.cat(cut, dim=-1) @ W_O.double()}
 
 
 def projection_reuse_variants(X, W_Q, W_K, W_V, W_O, n_heads):
@@ -4032,6 +4064,12 @@ def raise_if_scaled_by_other(fn, v, seed, d_k, n, submission=None) -> None:
                                 f"by sqrt({round(c)})), and for d_k = 20 by {round(c)} too, whatever d_k is passed; "
                                 f"dot_product_variance reads {', '.join(f'`{x}`' for x in free)}, a global of the "
                                 "notebook, where its parameter is d_k: " + describe("reads_global_not_parameter"))
+        root2 = 2 ** (int(math.log2(d_k)) // 2)   # naming84: sqrt(d_k) as a power of two, exact for 4, 16, 64
+        if root2 * root2 != d_k and round(c) == root2 * root2 and _ratio_again(fn, n, seed, 32, 16):
+            raise Misconception("sqrt_as_power_of_two", f"for d_k = {d_k} with scaled=True the result is the unscaled "
+                                f"variance of the same draws divided by {root2 * root2} (its dot products divided by "
+                                f"{root2}, not sqrt({d_k}) = {math.sqrt(d_k):.4g}), and for d_k = 32 by 16 (divided "
+                                "by 4, not 5.657): " + describe("sqrt_as_power_of_two"))
         if round(c) != 20 and _ratio_again(fn, n, seed, 20, c):   # naming64: one constant whatever d_k (0.5 = 1/sqrt(4))
             raise Misconception("wrong_scale_constant", f"for d_k = {d_k} with scaled=True the result is the unscaled "
                                 f"variance of the same draws divided by {round(c)}, and for d_k = 20 by {round(c)} too: "
@@ -4705,9 +4743,30 @@ def constant_width(fn, e, X, Ws, n_heads):
     right = ref.multi_head_attention(X2.double(), *(w.double() for w in W2), n_heads)
     if type(again) is not torch.Tensor or not matching_variants(again, {"right": right}, X.dtype):
         return None
+    if not _width_kept_with_more_heads(fn, X, n_heads, c):
+        return None
     return Misconception("mha_head_width_constant", f"your code raised {e.exc_type}: {found.group(0)}: {n_heads} heads "
                          f"of width {c} where d_model // n_heads = {d_k}; on inputs of d_model = {d2} (so that "
                          f"d_model // n_heads = {c}) it runs and is right: " + describe("mha_head_width_constant"))
+
+
+def _width_kept_with_more_heads(fn, X, n_heads, c) -> bool:
+    """naming84 (blind85 q8_head_slice_end_offset_by_n_heads_not_d_k, mis-named): a fixed width c is right on
+    inputs of d_model = k * c for another head count k = n_heads + 1 too; a width that IS the head count
+    (`end = start + n_heads`, right where d_k == n_heads) is not. False where that call raises or is wrong."""
+    k = n_heads + 1
+    d3 = k * c
+    if d3 > 256:
+        return True
+    g = torch.Generator().manual_seed(84)
+    X3 = torch.randn((X.shape[0] + 2, d3), generator=g, dtype=X.dtype)
+    W3 = [torch.randn((d3, d3), generator=g, dtype=X.dtype) * d3 ** -0.5 for _ in range(4)]
+    try:
+        again = fn(X3, *W3, k)
+    except StudentCodeError:
+        return False
+    right = ref.multi_head_attention(X3.double(), *(w.double() for w in W3), k)
+    return type(again) is torch.Tensor and matching_variants(again, {"right": right}, X.dtype)
 
 
 def _width_from_head_count(fn, e, said, X, Ws, n_heads, c):
@@ -4851,6 +4910,7 @@ def entropy_variants(logits: torch.Tensor) -> dict:
         # only from 3-D on (a 1-D row's (1,) is also keepdim's shape; a 2-D one's is the right shape)
         out["entropy_shape_not_restored"] = -(p * torch.log_softmax(logits, dim=-1)).sum(dim=-1).reshape(-1)
     out.update(entropy_first_axis_variants(logits))
+    out.update(entropy_cut_and_reshape_replays(logits))
     implicit = out.get("softmax_implicit_dim")
     for key, H in entropy_sum_axis_variants(logits).items():
         # equal to F.softmax without dim on this input (equal batch entries): left to implicit_dim_confirmed
@@ -4896,6 +4956,43 @@ def _about_zero(H: torch.Tensor) -> bool:
     """Every entry of a replayed entropy within 1e-3 of 0 (a hundred times float32's tolerance): a replay that a
     tiny constant answer matches too, whatever its mistake."""
     return bool((H.detach().double().abs() <= 1e-3).all())
+
+
+_SMALL_TERM_CUTS = tuple(m * 10.0 ** -k for k in range(1, 5) for m in (1, 5) if m * 10.0 ** -k < 0.5)
+
+
+def entropy_cut_and_reshape_replays(logits: torch.Tensor) -> dict:
+    """naming84 (blind85 q4_entropy_terms_below_one_percent_dropped_as_zero, blind84
+    q4_class_axis_moved_first_by_reshape_not_movedim): entropy_small_terms_dropped, -sum of p log p over the terms
+    with p above a cut (0.1, 0.05, ..., 5e-5: a smaller cut changes the entropy by less than
+    the tests' tolerance), kept where some term of the input falls below the cut (else it is
+    the right entropy), a replay equal to a smaller cut's kept once; and
+    entropy_axis_moved_by_reshape, the row entropies of logits.reshape(T, -1) down dim 0 reshaped back to
+    logits.shape[:-1], kept where that is not the column entropy of a square matrix (entropy_wrong_dim there)."""
+    out: dict = {}
+    if logits.numel() == 0 or logits.shape[-1] < 2:
+        return out
+    x = logits.double()
+    p = torch.softmax(x, dim=-1)
+    terms = p * torch.log_softmax(x, dim=-1)
+    right = -terms.sum(dim=-1)
+    seen: list[torch.Tensor] = []
+    for cut in _SMALL_TERM_CUTS:
+        if not bool((p <= cut).any()) or bool((p <= cut).all()):
+            continue
+        H = -torch.where(p > cut, terms, torch.zeros_like(terms)).sum(dim=-1)
+        if torch.allclose(H, right, rtol=1e-6, atol=1e-9) or any(torch.equal(H, h) for h in seen):
+            continue
+        seen.append(H)
+        out[f"entropy_small_terms_dropped/{cut:g}"] = H
+    T = x.shape[-1]
+    if x.dim() >= 2 and x[..., 0].numel() > 1:
+        flat = x.reshape(T, -1)
+        H = -(torch.softmax(flat, dim=0) * torch.log_softmax(flat, dim=0)).sum(dim=0).reshape(x.shape[:-1])
+        columns = -(torch.softmax(x, dim=-2) * torch.log_softmax(x, dim=-2)).sum(dim=-2)
+        if H.shape != columns.shape or not torch.allclose(H, columns, rtol=1e-6, atol=1e-9):
+            out["entropy_axis_moved_by_reshape"] = H
+    return out
 
 
 def entropy_first_axis_variants(logits: torch.Tensor) -> dict:
@@ -5085,6 +5182,8 @@ def head_slice_short(fn, e, said, X, Ws, n_heads, w):
     if len(hits) != 1:
         return None
     o = hits.pop()
+    if o == 0 and w == n_heads and w != d_k - 1:   # naming84: a width that is the head count (end = start +
+        return None                                 # n_heads), not an end one short: left to the one-edit search
     where = f"slice(h * d_k, h * d_k + {w})" if o == 0 else f"slice(h * d_k + {o}, (h + 1) * d_k)"
     return Misconception("mha_head_slice_short", f"your code raised {e.exc_type}: {said}: {n_heads} heads of width "
                          f"{w} where d_k = {d_k}; given a W_O of {n_heads * w} rows it runs, and head h is the columns "

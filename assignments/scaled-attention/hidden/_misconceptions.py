@@ -166,6 +166,21 @@ MISCONCEPTIONS = {
                               "itself, so the scores are divided by d_k ** 0.25; pass d_k",
     "entropy_softmax_whole_tensor": "normalising the exponentials by one sum over the whole tensor (e / e.sum() "
                                     "without dim): each row's probabilities must sum to 1 (softmax along dim=-1)",
+    "sqrt_as_power_of_two": "computing sqrt(d_k) as a power of two (2 ** (log2(d_k) // 2), or a table of the printed "
+                            "d_k's roots): it is exact only for d_k = 4, 16, 64 (powers of four) and too small for "
+                            "any other d_k, so the scaled variance is above 1 there; divide by math.sqrt(d_k)",
+    "entropy_small_terms_dropped": "dropping the entropy terms of small probabilities (p below a threshold such as "
+                                   "0.01) as negligible: each still adds -p log p (0.046 nats at p = 0.01), so rows "
+                                   "with many small probabilities come out too small; keep every term (use "
+                                   "log_softmax, or treat only p exactly 0 as 0)",
+    "entropy_axis_moved_by_reshape": "moving the class axis first with reshape(T, -1) (or view) instead of "
+                                     "movedim/transpose: a reshape keeps the memory order, so each 'column' mixes "
+                                     "entries of different rows; take the softmax and the sum over dim=-1, or use "
+                                     "movedim(-1, 0)",
+    "mha_fused_qkv_three_axis_last": "viewing the fused [Q | K | V] projection (T, 3 * d_model) as (T, d_model, 3) and "
+                                     "taking the last axis apart: Q, K and V each get every third column (0, 3, 6, "
+                                     "... / 1, 4, ... / 2, 5, ...), mixing the queries, keys and values; view it as "
+                                     "(T, 3, d_model) and unbind dim 1 (or chunk(3, dim=-1))",
     "mha_head_slice_short": "slicing each head narrower than d_k (slice(h * d_k, (h + 1) * d_k - 1): Python's slice "
                             "end is exclusive already): every head must take d_k columns, h * d_k to (h + 1) * d_k",
     "entropy_sign": "dropping the minus sign of the entropy (sum of p log p is negative)",

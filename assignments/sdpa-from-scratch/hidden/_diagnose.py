@@ -2469,6 +2469,7 @@ def say_heads_merged(got, expected, what):
     if (type(got) is not torch.Tensor or expected.dim() < 3 or got.dtype != expected.dtype
             or "matches each of" in str(failure)):      # a catalogued variant matches too: not proven
         return
+    name_output_column_reshaped(got, expected, what)       # naming round 84: V^T W^T reshaped back, any rank
     e = expected.transpose(-3, -2)
     merged = e.reshape(*e.shape[:-2], e.shape[-2] * e.shape[-1])
     if expected.dim() >= 4 and got.shape == merged.shape and matching_variants(got, {"m": merged}, got.dtype):
@@ -2486,6 +2487,66 @@ def say_heads_merged(got, expected, what):
                              "d_v) and then viewed back to (..., T_q, d_v), as a multi-head merge "
                              "transpose(1, 2).view(B, T, -1) does: the values are right but scrambled across "
                              "rows; attention itself returns (..., T_q, d_v) unchanged: " + describe("result_axes_permuted"))
+
+
+def _transposed_name(node) -> str | None:
+    """The name `t` of a transpose of it: t.mT, t.T, t.mH, t.transpose(...), t.swapaxes(...), t.swapdims(...),
+    t.permute(...), torch.transpose(t, ...); else None."""
+    if isinstance(node, ast.Attribute) and node.attr in ("mT", "T", "mH", "H") and isinstance(node.value, ast.Name):
+        return node.value.id
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        if node.func.attr in ("transpose", "swapaxes", "swapdims", "permute") and isinstance(node.func.value, ast.Name):
+            if isinstance(node.func.value, ast.Name) and node.func.value.id in ("torch", "np"):
+                return node.args[0].id if node.args and isinstance(node.args[0], ast.Name) else None
+            return node.func.value.id
+    return None
+
+
+def values_on_the_left(submission) -> str | None:
+    """naming round 84 (blind84): the quoted product in the student's scaled_dot_product_attention whose left factor
+    is its third parameter (V) transposed: V.mT @ W.mT, torch.matmul(V.transpose(-2, -1), ...), or a name bound to
+    such a transpose inside the function (Vt = V.mT; Vt @ ...). The column-vector convention (V^T W^T) in the
+    source; None where no such product is written. Student text: parsed (pyparse, bounded), never run."""
+    for segments, tree in _cell_trees(submission, FN):
+        for fdef in ast.walk(tree):
+            if not (isinstance(fdef, ast.FunctionDef) and fdef.name == FN and len(fdef.args.args) >= 3):
+                continue
+            v = fdef.args.args[2].arg
+            bound = {t.id for node in ast.walk(fdef) if isinstance(node, ast.Assign) and _transposed_name(node.value) == v
+                     for t in node.targets if isinstance(t, ast.Name)}
+
+            def v_transposed(n, v=v, bound=bound):
+                return _transposed_name(n) == v or (isinstance(n, ast.Name) and n.id in bound)
+            for node in ast.walk(fdef):
+                left = None
+                if isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult):
+                    left = node.left
+                elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                      and node.func.attr in ("matmul", "bmm") and len(node.args) == 2):
+                    left = node.args[0]
+                if left is not None and v_transposed(left):
+                    return (segments.of(node) or unparse(node)).splitlines()[0][:80]
+    return None
+
+
+def name_output_column_reshaped(got, expected, what):
+    """naming round 84 (blind84 q5_output_as_v_t_times_w_t_reshaped_instead_of_transposed): the output is the right
+    one transposed, (..., d_v, T_q), and reshaped back to (..., T_q, d_v) (a replay, any rank), AND the function's
+    source multiplies with V transposed on the left (values_on_the_left): output_column_convention. The same replay
+    without that product (a multi-head merge's transpose(1, 2).view, on 3-D) is left to say_heads_merged."""
+    if got.shape != expected.shape or expected.shape[-1] == expected.shape[-2] or not torch.isfinite(got).all():
+        return
+    swapped = expected.transpose(-2, -1).reshape(expected.shape)
+    # float16 with large scores: within that test's own rounding (`near`), as judge_large_scores judges it
+    if not (matching_variants(got, {"s": swapped}, got.dtype, expected=expected)
+            or (got.dtype == torch.float16 and near(got, swapped) and not near(got, expected))):
+        return
+    hit = values_on_the_left(_grading_checks.running_submission())
+    if hit is None:
+        return
+    raise Misconception("output_column_convention", f"{what} is wrong: it is the right output transposed, (..., d_v, "
+                        f"T_q), and then reshaped back to (..., T_q, d_v), and your function computes the values on "
+                        f"the left (`{hit}`): " + describe("output_column_convention"))
 
 
 def _raise_without_causes(got, expected, what):
@@ -5897,6 +5958,24 @@ def _stacked_along_columns(value) -> str | None:
     return ast.unparse(value)[:80] if stacks_as_columns_call(value) else None
 
 
+def _helper_stacks_columns(value, submission) -> str | None:
+    """naming round 84 (blind84 q6_rows_softmaxed_one_by_one_and_stacked_as_columns): `value` calls a function of the
+    notebook, f(...), whose last def (at a cell's top level) has one return, and it returns a column stack
+    (_stacked_along_columns): `f(...) returns torch.stack(..., dim=1)`. Else None. Student text: parsed, never run."""
+    if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Name)):
+        return None
+    name = value.func.id
+    defs = [n for _source, tree in answer_cell_trees(submission, name) for n in tree.body
+            if isinstance(n, ast.FunctionDef) and n.name == name]
+    if not defs:
+        return None
+    returns = [n for n in itertools.islice(ast.walk(defs[-1]), 5000) if isinstance(n, ast.Return)]
+    if len(returns) != 1 or returns[0].value is None:
+        return None
+    line = _stacked_along_columns(returns[0].value)
+    return None if line is None else f"{name}(...) returns {line}"[:100]
+
+
 def name_row_results_stacked_as_columns(got, what, submission, atol) -> None:
     """q6, naming round 80 (blind80 q6_rows_softmaxed_then_stacked_as_columns_like_r_apply): `got` is the right
     weights3 transposed AND the assignment that binds `what` in its cell (read with ast, never run) stacks a list
@@ -5915,7 +5994,7 @@ def name_row_results_stacked_as_columns(got, what, submission, atol) -> None:
         if binds:
             last = max(binds, key=lambda b: (b.lineno, b.col_offset))
     if isinstance(last, ast.Assign) and any(isinstance(t, ast.Name) and t.id == what for t in last.targets):
-        line = _stacked_along_columns(last.value)
+        line = _stacked_along_columns(last.value) or _helper_stacks_columns(last.value, submission)
         if line is not None:
             raise Misconception("rows_stacked_as_columns", f"{what} is the right weights transposed: your "
                                 f"`{line}`: " + describe("rows_stacked_as_columns"))
@@ -6235,6 +6314,12 @@ def reshaped_softmax_variants(x, dim):
         w = ref.stable_softmax(t, dim=d).reshape(x.shape)
         if float((w - right).abs().max()) > 1e-3:
             out[f"softmax_reshaped_not_moved/{how}"] = w
+    # naming round 84 (blind84): the axis moved last the right way (movedim, or transpose(dim, -1)), the rows
+    # normalised, and the result reshaped straight to x.shape instead of moved back
+    for how, t in (("movedim", x.movedim(dim, -1)), ("transpose", x.transpose(dim, -1))):
+        w = ref.stable_softmax(t, dim=-1).reshape(x.shape)
+        if float((w - right).abs().max()) > 1e-3:
+            out[f"moved_axis_reshaped_back/{how}"] = w
     return out
 
 

@@ -1102,6 +1102,13 @@ MISCONCEPTIONS = {
     "entries_all_heads": "counting the weights of all the heads (h x T^2, with the paper's h = 8) where the "
                          "question asks about one head's T x T weight matrix: each head has its own T x T matrix, "
                          "and the notebook's attention is one head, so count T * T",
+    # naming round 84 (blind84)
+    "moved_axis_reshaped_back": "moving `dim` last (x.movedim(dim, -1), x.transpose(dim, -1) or a permute), "
+                                "normalising along the last axis, and then putting the result back with "
+                                ".reshape(x.shape) (or .view): reshape does not move an axis, it re-reads the moved "
+                                "tensor's numbers in memory order, so for any dim but the last they land in the "
+                                "wrong cells. Move the axis back the way it came (.movedim(-1, dim), or the same "
+                                "transpose again), or reduce along dim directly (x.amax(dim=dim, keepdim=True))",
     # rules
     "forbidden_api": "calling an API this assignment forbids (F.scaled_dot_product_attention) instead of "
                      "implementing it",
