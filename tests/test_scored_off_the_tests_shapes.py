@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.heldout.harness import assert_named, failed_keys, graded_as
+from tests.heldout.harness import assert_lost, assert_named, failed_keys, graded_as
 from tests.heldout.measure import load_blind
 
 _pipe = graded_as("attention-pipeline", "off_the_tests_shapes")
@@ -36,3 +36,28 @@ def test_stacked_weights_are_not_told_a_split(grader):
     # stacking needs equal widths: it crashes with d_v < d_k as well, so the narrower re-run shows no split
     keys = failed_keys(_pipe(grader, STACKED))
     assert "fused_split_by_key_width" not in keys and "qkv_stacked" in keys, keys
+
+
+# The scan after round 84 (c76ca45): the new d_v > d_k case let a stacked-weights patch run, and round 84's copies
+# read fired on attention_weights' own broadcast of M
+CUT_TO_STACK = {"project_qkv": "def project_qkv(X, W_Q, W_K, W_V):\n"
+                               "    d_k = W_K.shape[-1]\n"
+                               "    W = torch.stack([W_Q, W_K, W_V[..., :d_k]])   # stack needs equal widths\n"
+                               "    Q, K, V = (X.unsqueeze(-3) @ W).unbind(-3)\n"
+                               "    return Q, K, V\n"}
+MASK_QUERY_AXIS = {"attention_weights": "def attention_weights(S, M=None):\n"
+                                        "    if M is not None:\n"
+                                        "        S = S + M.unsqueeze(-2)   # a (batch, keys) padding mask\n"
+                                        "    return torch.softmax(S, dim=-1)\n"}
+
+
+def test_values_cut_to_the_key_width_to_stack_are_named(grader):
+    failed = assert_lost(_pipe(grader, CUT_TO_STACK))
+    said = {t: k for _, t, k, _ in failed}
+    assert said.get("test_project_batched_float32") == "value_width_cut_to_d_k", failed
+
+
+def test_a_mask_given_a_query_axis_is_not_a_batch_axis_assumed(grader):
+    # with the float16 test's all-zero M every copy is right: the copies read is self_attention's only
+    keys = failed_keys(_pipe(grader, MASK_QUERY_AXIS))
+    assert keys and "batch_axis_assumed" not in keys, keys

@@ -522,6 +522,10 @@ MISCONCEPTIONS = {
     "scale_from_ndim": "dividing the scores by the square root of the number of dimensions (K.dim() or Q.ndim: 2 for "
                        "a (T, d_k) tensor, 4 for (B, H, T, d_k)) instead of sqrt(d_k), the size of the last "
                        "dimension: use Q.shape[-1] (or K.size(-1))",
+    # scan of c76ca45 (blind55, blind59 once a test has d_v > d_k): the weights stacked, W_V cut so that they do
+    "value_width_cut_to_d_k": "cutting W_V to W_K's width (W_V[:, :d_k]) so that the three weights stack (torch.stack "
+                              "needs equal widths): V keeps only its first d_k columns whenever d_v > d_k; project "
+                              "with each weight as it is (X @ W_V is (T, d_v)) and return the tuple (Q, K, V)",
     "qkv_stacked": "returning Q, K and V stacked into one tensor (torch.stack) instead of the tuple (Q, K, V): "
                    "stacking needs equal widths, and d_v need not equal d_k; return Q, K, V",
     # the same text as scaled-attention's (naming21)

@@ -58,7 +58,7 @@ def _check(got, X, W_Q, W_K, W_V, dtype, fn=None, submission=None, expected=None
     if fn is not None:   # wrong parts that do not change with their weights: more calls with the same X show it
         D.raise_if_weights_unused(fn, X, (W_Q, W_K, W_V), (Q, K, V), dtype)
     if any(type(g) is torch.Tensor and g.shape != w.shape for g, w in zip((Q, K, V), want)):
-        D.raise_if_rows_flattened((Q, K, V), want, X, dtype)
+        D.raise_if_rows_flattened((Q, K, V), want, X, dtype, (W_Q, W_K, W_V))   # or W_V cut to d_k columns
         fused = D.fused_split_crash(fn, dtype) if fn is not None else None
         if fused is not None:   # a wrong width here, where the wrong cuts coincide: the probe's widths tell them apart
             raise Misconception(fused, "(Q, K, V) have the wrong widths; with d_model = 8, d_k = 6, d_v = 7 "

@@ -77,8 +77,8 @@ def _check(fn, stages, X, W, causal, dtype):
         if key is not None:
             raise Misconception(key, f"(O, A) are wrong: together they match {describe(key)}")
         D.raise_if_unmasked_scores_as_weights(O, O_ref, X, W, causal, dtype, A=A)
-        D.assert_matches(A, A_ref, what="A", dtype=dtype, variants={k: v[1] for k, v in known.items()})
-        D.assert_matches(O, O_ref, what="O", dtype=dtype, variants={k: v[0] for k, v in known.items()})
+        D.assert_matches(A, A_ref, what="A", dtype=dtype, variants={k: v[1] for k, v in known.items()}, copies=True)
+        D.assert_matches(O, O_ref, what="O", dtype=dtype, variants={k: v[0] for k, v in known.items()}, copies=True)
 
     # the reference's answer and its catalogued mistakes, computed while the worker runs the student's call
     with beside_next_request(expected) as made:
