@@ -13,6 +13,7 @@ Misconception texts are data: `assignments/<slug>/hidden/_misconceptions.py` hol
 `MISCONCEPTIONS = {key: text}`; a hidden file registers it with `register_misconceptions(__file__)`."""
 from __future__ import annotations
 
+import ast
 import inspect
 import itertools
 import math
@@ -1592,6 +1593,54 @@ RANDOMNESS_LEFT_ON = ("dropout or randomness left on (F.dropout trains by defaul
                       "nn.Dropout module until `.eval()`; or leave it out)")
 
 
+# The name a tier's use must end in (find_use matches any attribute CONTAINING a tier's word, without case): a
+# draw's `operand.grand_total` or a float `self.dropout_p` is no draw and no dropout (red-team round 143).
+_RANDOMNESS_CALLED = (
+    re.compile(r"\w*Dropout\w*"),
+    re.compile(r"(?:feature_)?(?:alpha_)?dropout(?:[123]d)?_?"),
+    re.compile(r"Linear|Bilinear|Conv1d|Conv2d|Embedding"),
+    re.compile(r"rand\w*|bernoulli_?|multinomial|normal_|uniform_|shuffle|choices?|permutation", re.IGNORECASE),
+)
+
+
+def _called_name(what: str) -> str:
+    """The last name in a Use's `what` ("`torch.nn.Linear`", "`torch.rand` (imported as `r`)", "getattr(...,
+    'rand')"): the attribute or function reached."""
+    names = re.findall(r"[A-Za-z_]\w*", what.split(" (imported")[0].split(" (a `*`")[0])
+    return names[-1] if names else ""
+
+
+def _built_once(cells: Sequence[str], via: tuple[str, ...]) -> bool:
+    """A layer reached through a name the notebook binds to a value (`proj = nn.Linear(4, 4)` at cell level, an
+    attribute stored into): built once, when that line ran, not on every call (red-team round 143: told "build it
+    once" of a layer that is). A layer in the function itself, or in a def or class it calls, is built by the call."""
+    from autograder.grading.source_checks import _parsed
+    if not via:
+        return False
+    last = via[-1]
+    if not last.isidentifier():
+        return True
+    bindings = _parsed(tuple(cells)).bindings.get(last, [])
+    return bool(bindings) and not any(
+        isinstance(b.node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)) for b in bindings)
+
+
+def _holds_dropout_module(cells: Sequence[str], what: str) -> bool:
+    """The attribute a Use names (`self.dropout`, `m.drop`) is one the notebook stores an nn.Dropout module into
+    (`self.dropout = nn.Dropout(p)`): a module's call, told `.eval()`, not F.dropout's keyword (red-team round 143:
+    the commonest module spelling was told `training=False`, which its call does not take)."""
+    from autograder.grading.source_checks import _parsed
+    if not what.startswith("`") or "." not in what.split("`")[1]:
+        return False
+    for value, _chain in _parsed(tuple(cells)).attr_stores.get(_called_name(what), []):
+        for n in itertools.islice(ast.walk(value), 2000):
+            f = n.func if isinstance(n, ast.Call) else None
+            name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
+            if _RANDOMNESS_CALLED[0].fullmatch(name):
+                return True
+    return False
+
+
 def randomness_fix(function: str | None) -> str:
     """The cause and fix of a function that differs from itself on the same input, read from what the running
     notebook's `function` reaches (source_checks.find_use); the generic RANDOMNESS_LEFT_ON where the source shows
@@ -1602,12 +1651,19 @@ def randomness_fix(function: str | None) -> str:
         return RANDOMNESS_LEFT_ON
     try:
         cells = cells_of(submission)
-        for names, fix in _RANDOMNESS_FIXES:
+        for (names, fix), called in zip(_RANDOMNESS_FIXES, _RANDOMNESS_CALLED):
             use = find_use(cells, function, names)
-            # find_use matches without case: a class (nn.Dropout, nn.Linear) is told only where it is capitalised,
-            # so that F.dropout is not told a module's fix, nor the deterministic F.linear a layer's
-            if use is not None and (names[0].islower() or any(n in use.what for n in names)):
-                return f"{use.describe()}: {fix}"
+            # find_use matches without case and within a name: only a use whose name is the tier's own is told
+            # (a class, nn.Dropout / nn.Linear, only where it is capitalised, so that F.dropout is not told a
+            # module's fix, nor the deterministic F.linear a layer's); a layer or a draw bound once at cell level
+            # (run once, when its line ran) is none
+            if use is not None and names[0] == "Dropout" and _holds_dropout_module(cells, use.what):
+                return f"{use.describe()}: {fix}"    # `self.dropout = nn.Dropout(p)`, called as self.dropout(x)
+            if use is None or not called.fullmatch(_called_name(use.what)):
+                continue
+            if names[0] != "Dropout" and _built_once(cells, use.via):   # a module built once still drops
+                continue
+            return f"{use.describe()}: {fix}"
     except Exception:  # noqa: BLE001 - unreadable source shows no cause: the generic text
         pass
     return RANDOMNESS_LEFT_ON

@@ -2502,30 +2502,48 @@ def _transposed_name(node) -> str | None:
     return None
 
 
+def _own_statements(fdef, limit: int = 20_000):
+    """The nodes of `fdef`'s own body that run when it is called, in source order, at most `limit`: not a nested
+    def, lambda or class (a helper that may never be called), nor an assert (a check, not the result)."""
+    stack = list(reversed(fdef.body))
+    while stack and limit > 0:
+        limit -= 1
+        n = stack.pop()
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef, ast.Assert)):
+            continue
+        yield n
+        stack.extend(reversed(list(ast.iter_child_nodes(n))))
+
+
 def values_on_the_left(submission) -> str | None:
     """naming round 84 (blind84): the quoted product in the student's scaled_dot_product_attention whose left factor
     is its third parameter (V) transposed: V.mT @ W.mT, torch.matmul(V.transpose(-2, -1), ...), or a name bound to
     such a transpose inside the function (Vt = V.mT; Vt @ ...). The column-vector convention (V^T W^T) in the
-    source; None where no such product is written. Student text: parsed (pyparse, bounded), never run."""
-    for segments, tree in _cell_trees(submission, FN):
-        for fdef in ast.walk(tree):
-            if not (isinstance(fdef, ast.FunctionDef) and fdef.name == FN and len(fdef.args.args) >= 3):
-                continue
-            v = fdef.args.args[2].arg
-            bound = {t.id for node in ast.walk(fdef) if isinstance(node, ast.Assign) and _transposed_name(node.value) == v
-                     for t in node.targets if isinstance(t, ast.Name)}
+    source; None where no such product is written. Only the def a Run All leaves (the last cell's last top-level
+    def) and its own statements are read: a draft def above it, a nested helper, or an assert's check is not the
+    output (red-team round 143). Student text: parsed (pyparse, bounded), never run."""
+    found = [(segments, n) for segments, tree in _cell_trees(submission, FN) for n in tree.body
+             if isinstance(n, ast.FunctionDef) and n.name == FN]
+    params = [*found[-1][1].args.posonlyargs, *found[-1][1].args.args] if found else []
+    if len(params) < 3:    # V is the third parameter, positional-only (`Q, K, V, /`) or not
+        return None
+    segments, fdef = found[-1]
+    v = params[2].arg
+    own = list(_own_statements(fdef))
+    bound = {t.id for node in own if isinstance(node, ast.Assign) and _transposed_name(node.value) == v
+             for t in node.targets if isinstance(t, ast.Name)}
 
-            def v_transposed(n, v=v, bound=bound):
-                return _transposed_name(n) == v or (isinstance(n, ast.Name) and n.id in bound)
-            for node in ast.walk(fdef):
-                left = None
-                if isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult):
-                    left = node.left
-                elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-                      and node.func.attr in ("matmul", "bmm") and len(node.args) == 2):
-                    left = node.args[0]
-                if left is not None and v_transposed(left):
-                    return (segments.of(node) or unparse(node)).splitlines()[0][:80]
+    def v_transposed(n):
+        return _transposed_name(n) == v or (isinstance(n, ast.Name) and n.id in bound)
+    for node in own:
+        left = None
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult):
+            left = node.left
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+              and node.func.attr in ("matmul", "bmm") and len(node.args) == 2):
+            left = node.args[0]
+        if left is not None and v_transposed(left):
+            return (segments.of(node) or unparse(node)).splitlines()[0][:80]
     return None
 
 
@@ -5965,15 +5983,40 @@ def _helper_stacks_columns(value, submission) -> str | None:
     if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Name)):
         return None
     name = value.func.id
-    defs = [n for _source, tree in answer_cell_trees(submission, name) for n in tree.body
-            if isinstance(n, ast.FunctionDef) and n.name == name]
-    if not defs:
+    trees = [tree for _source, tree in answer_cell_trees(submission, name)]
+    defs = [n for n in trees[-1].body if isinstance(n, ast.FunctionDef) and n.name == name] if trees else []
+    # the def must be what the name holds: the last binding of it in the last cell that binds it (red-team round
+    # 143: a draft def rebound by `row_softmax = lambda m: stable_softmax(m, dim=-1).T` or to another def was quoted)
+    if not defs or max(_cell_level_bindings(trees[-1], name)) != (defs[-1].lineno, defs[-1].col_offset):
         return None
     returns = [n for n in itertools.islice(ast.walk(defs[-1]), 5000) if isinstance(n, ast.Return)]
     if len(returns) != 1 or returns[0].value is None:
         return None
     line = _stacked_along_columns(returns[0].value)
     return None if line is None else f"{name}(...) returns {line}"[:100]
+
+
+def _cell_level_bindings(tree, name: str) -> list[tuple[int, int]]:
+    """(line, column) of every binding of `name` outside the cell's defs and lambdas: a def or class of that name,
+    a store or del of it (assignment, for, with, walrus), an import of it. Bounded: 20,000 nodes."""
+    out, todo, seen = [(0, -1)], [tree], 0
+    while todo and seen < 20000:
+        node = todo.pop()
+        for child in ast.iter_child_nodes(node):
+            seen += 1
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                if child.name == name:
+                    out.append((child.lineno, child.col_offset))
+                todo.extend(child.decorator_list)
+                continue
+            if isinstance(child, (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
+                continue
+            if isinstance(child, ast.Name) and isinstance(child.ctx, (ast.Store, ast.Del)) and child.id == name:
+                out.append((child.lineno, child.col_offset))
+            elif isinstance(child, ast.alias) and (child.asname or child.name).split(".")[0] == name:
+                out.append((node.lineno, node.col_offset))
+            todo.append(child)
+    return out
 
 
 def name_row_results_stacked_as_columns(got, what, submission, atol) -> None:
