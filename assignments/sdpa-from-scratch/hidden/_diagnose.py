@@ -2888,6 +2888,7 @@ def check_fully_masked(fn, Q, K, V, mask, dead, what="the output with fully mask
         if (tuple(got.shape) == tuple(Q.shape[:-1] + V.shape[-1:]) and torch.isnan(got[..., dead, :]).any()
                 and torch.isfinite(got[..., ~dead, :]).all()):
             name_flag_from_first_entry(fn, Q, K, V, mask, what)      # round64: mask[0] of a 2-D mask
+            name_flag_for_2d_mask_only(fn, Q, K, V, mask, dead, what)   # blind85: mask.any(dim=1) of a batched mask
             raise Misconception("fully_masked_nan", f"{what}: a query whose keys are all masked got NaN; "
                                 "it should get a row of zeros" + _only_in_half(fn, Q, K, V, mask, dead))
         name_permuted_with_nan_rows(got, ref.scaled_dot_product_attention(Q, K, V, mask), dead, what)
@@ -9137,6 +9138,25 @@ def name_flag_from_first_entry(fn, Q, K, V, mask, what) -> None:
                         f"call with query 0 fully masked too gives zeros in every row: for this 2-D "
                         f"{tuple(mask.shape)} mask your flag for queries without a key is read from mask[0], which "
                         "is query 0's row, not one flag per query: " + describe("empty_flag_from_first_mask_entry"))
+
+
+def name_flag_for_2d_mask_only(fn, Q, K, V, mask, dead, what) -> None:
+    """blind85 (q5_empty_row_check_any_over_axis_one): a batched mask whose fully masked queries got NaN, and one
+    second call on the first sequence alone (Q[0], K[0], V[0] with its 2-D mask[0], which keeps a fully masked
+    query) right, zeros in those rows: the flag for queries without a key handles a 2-D mask only (it reduces a
+    fixed axis, mask.any(dim=1), the key axis of a (T_q, T_k) mask and the query axis of a batched one):
+    empty_flag_fixed_axis. Code with no flag at all gets NaN on the slice too, so it is not named here."""
+    if (type(mask) is not torch.Tensor or mask.dim() != 3 or Q.dim() != 3 or K.dim() != 3 or V.dim() != 3
+            or mask.shape[0] < 1 or not bool((~mask[0].any(dim=-1)).any())):
+        return
+    Q0, K0, V0, m0 = Q[0], K[0], V[0], mask[0].clone()
+    out = second_call(fn, Q0, K0, V0, mask=m0)
+    if not right(out, Q0, K0, V0, m0):
+        return
+    raise Misconception("empty_flag_fixed_axis", f"{what}: with the batched {tuple(mask.shape)} mask the queries "
+                        f"without an allowed key got NaN, and on the first sequence alone, with its 2-D "
+                        f"{tuple(m0.shape)} mask, they get zeros and the output is right: "
+                        + describe("empty_flag_fixed_axis"))
 
 
 # --- naming round 65 (blind65: leftovers from debugging) ----------------------------------------------------

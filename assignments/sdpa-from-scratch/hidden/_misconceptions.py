@@ -861,6 +861,11 @@ MISCONCEPTIONS = {
                                   "with a leading axis): with one query or one key the query or key axis goes too, "
                                   "so causal_mask(1, 5) has shape (5,) instead of (1, 5) and broadcasts the wrong "
                                   "way; remove only the axis you added (.squeeze(0) or [0]), or build it without one",
+    # blind85: `has_key = mask.any(dim=1, keepdim=True)`, right for a 2-D mask only
+    "empty_flag_fixed_axis": "computing the flag for queries without an allowed key over a fixed axis "
+                             "(mask.any(dim=1)): that is the key axis of a 2-D (T_q, T_k) mask, but the query axis of "
+                             "a batched (B, T_q, T_k) one, so with a batch the fully masked queries keep their NaN "
+                             "rows; reduce the last axis, mask.any(dim=-1, keepdim=True)",
     "empty_flag_from_first_mask_entry": "reading the flag for queries without a key from mask[0], as if every mask "
                                         "had a batch axis: for a 2-D (T_q, T_k) mask mask[0] is query 0's row, so "
                                         "a later fully masked query keeps its NaN row (and a batched mask gets its "
