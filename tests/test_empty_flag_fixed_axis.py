@@ -37,3 +37,19 @@ def test_no_flag_at_all_is_not_told_a_fixed_axis(grader):
                          ids=["any_last", "sum_last"])
 def test_a_flag_over_the_last_axis_keeps_full_marks(grader, flag):
     assert_full_marks(_sdpa(grader, _attention(flag)))
+
+
+def test_a_write_into_a_copy_right_in_2d_is_not_told_a_fixed_axis(grader):
+    # the weights made keys-first are no contiguous tensor: reshape copies them with a batch (the write is lost) and
+    # not in 2-D, where the second call is right; no reduction over axis 1 in the source, so no fixed axis (blind84)
+    cells = {"scaled_dot_product_attention": (
+        "def scaled_dot_product_attention(Q, K, V, mask=None):\n"
+        "    s = K @ Q.transpose(-2, -1) / math.sqrt(Q.shape[-1])\n"
+        "    if mask is not None:\n        s = s.masked_fill(~mask.transpose(-2, -1), float('-inf'))\n"
+        "    w = stable_softmax(s, dim=-2).transpose(-2, -1)\n"
+        "    if mask is not None:\n"
+        "        dead = ~mask.expand(w.shape).reshape(-1, w.shape[-1]).any(-1)\n"
+        "        w.reshape(-1, w.shape[-1])[dead] = 0.0\n"
+        "    return w @ V\n")}
+    keys = failed_keys(_sdpa(grader, cells))
+    assert keys and "empty_flag_fixed_axis" not in keys, keys
