@@ -1427,7 +1427,9 @@ def weights_variants(S: torch.Tensor, M: torch.Tensor | None = None) -> dict[str
     out["softmax_extra_denominator_term"] = one / (torch.exp(-m0) + one.sum(dim=-1, keepdim=True))
     out["softmax_extra_denominator_term/after_shift"] = e / (1 + e.sum(dim=-1, keepdim=True))
     if M is not None and Z.dim() >= 2:   # the weights cut to their lower triangle whenever a mask is passed (blind85)
-        out["weights_tril_for_any_mask"] = (e / e.sum(dim=-1, keepdim=True)).tril()
+        soft = e / e.sum(dim=-1, keepdim=True)
+        if not torch.equal(soft.tril(), soft):   # a causal M: the cut changes nothing, no mistake to replay
+            out["weights_tril_for_any_mask"] = soft.tril()
     two = torch.exp2(Z - row_max)     # exp2 without the log2(e) factor (blind27, the Triton tutorial's softmax)
     out["softmax_base_2"] = two / two.sum(dim=-1, keepdim=True)
     if Z.shape[-2] > 1:   # the maximum over the queries (dim=-2) subtracted before a row softmax (naming11)
@@ -2074,9 +2076,10 @@ def nw_variants(q: torch.Tensor, K: torch.Tensor, V: torch.Tensor) -> dict[str, 
         **_cosine_kernels(q, K, V, smooth(1 / math.sqrt(d_k))),
         # the weighted values reduced over their own columns: one entry per key (T), not per column (d_v)
         "nw_sum_wrong_axis": (kappa[:, None] * V).sum(-1) / kappa.sum(),
-        # V (T, d_v) reshaped to (d_v, T) instead of transposed, then times kappa (blind84)
+        # V (T, d_v) reshaped to (d_v, T) instead of transposed, then times kappa (blind84); a square V reshapes to
+        # itself, which is nw_operands_swapped's V @ kappa
         **({"reshaped_not_transposed/values": (V.reshape(d_v, T) @ kappa) / kappa.sum()}
-           if V.dim() == 2 and min(T, d_v) > 1 else {}),
+           if V.dim() == 2 and min(T, d_v) > 1 and T != d_v else {}),
         "nw_sum_wrong_axis/mean": (kappa[:, None] * V).mean(-1) / kappa.sum(),
         "nw_sum_wrong_axis/no_denominator": (kappa[:, None] * V).sum(-1),
         # the weighted sum divided by another statistic of the kernel weights than their sum: by their
