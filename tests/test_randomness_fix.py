@@ -59,3 +59,51 @@ def test_no_source_shown_gives_the_generic_text(body):
 def test_unreadable_source_or_no_submission_gives_the_generic_text():
     assert _told(["exec('def f(x): return x')\n"], "f") == checks.RANDOMNESS_LEFT_ON
     assert checks.randomness_fix("f") == checks.RANDOMNESS_LEFT_ON   # outside a test: no running submission
+
+
+# red-team round 143 left this: the read told the first dropout it found, not what its arguments say. A dropout
+# switched off by its own arguments is no cause; a module the notebook may have put in eval mode is told only
+# where nothing else draws.
+_DRAW = "    return x + 1e-3 * torch.rand_like(x)\n"
+
+
+@pytest.mark.parametrize("cells", [
+    ["import torch\ndef f(x):\n    x = torch.nn.functional.dropout(x, 0.5, training=False)\n" + _DRAW],
+    ["import torch\ndef f(x):\n    x = torch.nn.functional.dropout(x, p=0.0)\n" + _DRAW],
+    ["import torch\nfrom torch.nn.functional import dropout\n",
+     "def f(x):\n    x = dropout(x, 0.5, False)\n" + _DRAW],
+    ["import torch\ndrop = torch.nn.Dropout(0.1)\ndrop.eval()\n", "def f(x):\n    x = drop(x)\n" + _DRAW],
+    ["import torch\nclass M(torch.nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+     "        self.dropout = torch.nn.Dropout(0.0)\n", "m = M()\n",
+     "def f(x):\n    x = m.dropout(x)\n" + _DRAW],
+], ids=["functional_training_false", "functional_rate_zero", "imported_positional_false", "module_evaluated",
+        "module_rate_zero"])
+def test_a_dropout_switched_off_beside_a_draw_is_passed_over_for_the_draw(cells):
+    told = _told(cells, "f")
+    assert "random numbers drawn on every call" in told and "torch.rand_like" in told, told
+
+
+def test_an_evaluated_module_with_nothing_else_is_still_told_eval():
+    cells = ["import torch\ndrop = torch.nn.Dropout(0.1)\nother = torch.nn.Linear(2, 2)\nother.eval()\n",
+             "def f(x):\n    return drop(x)\n"]
+    assert "`.eval()`" in _told(cells, "f")
+
+
+def test_a_switched_off_dropout_alone_shows_no_cause():
+    cells = ["import torch\ndef f(x):\n    return torch.nn.functional.dropout(x, 0.5, training=False)\n"]
+    assert _told(cells, "f") == checks.RANDOMNESS_LEFT_ON
+
+
+def test_a_notebook_def_named_dropout_is_still_walked():
+    """`training=False` switches off torch's dropout only: the notebook's own `dropout` may draw anyway."""
+    cells = ["import torch\ndef dropout(x, p, training=True):\n    return torch.nn.functional.dropout(x, p)\n",
+             "def f(x):\n    return dropout(x, 0.5, training=False)\n"]
+    assert "training=False" in _told(cells, "f") and "torch.nn.functional.dropout" in _told(cells, "f")
+
+
+def test_a_module_attribute_switched_off_does_not_hide_a_functional_dropout():
+    cells = ["import torch\nclass M(torch.nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+             "        self.dropout = torch.nn.Dropout(0.0)\n", "m = M()\n",
+             "def f(x):\n    x = m.dropout(x)\n    return torch.nn.functional.dropout(x, 0.2)\n"]
+    told = _told(cells, "f")
+    assert "training=False" in told and "torch.nn.functional.dropout" in told, told

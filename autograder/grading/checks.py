@@ -22,6 +22,7 @@ import unicodedata
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -1578,29 +1579,37 @@ def raise_if_nondeterministic(fn: Callable[..., Any], args: Sequence[Any], kwarg
 # symptom (a second call differs) is an nn.Dropout module never put in eval mode, F.dropout's training default, a
 # layer built inside the function with a fresh random init, or a draw of its own (blind83, blind67: a module's
 # dropout and an nn.Linear's bias were told F.dropout's fix, `training=False`, which neither call takes).
-_RANDOMNESS_FIXES = (
-    (("Dropout",), "an nn.Dropout module, which drops weights at random until `.eval()` is called on it: call "
-                   "`.eval()` on it or leave it out"),
-    (("dropout",), "dropout, which trains by default (F.dropout's training=True): pass training=False or leave "
-                   "it out"),
-    (("Linear", "Bilinear", "Conv1d", "Conv2d", "Embedding"),
-     "a layer built on every call, which starts from new random weights (and bias) each time: build it once, "
-     "outside the function, or leave it out"),
-    (("rand", "bernoulli", "multinomial", "normal_", "uniform_", "shuffle", "choice", "permutation"),
-     "random numbers drawn on every call: draw them once, from a generator passed in, or leave them out"),
+@dataclass(frozen=True)
+class _RandomSource:
+    kind: str                  # "module", "functional", "layer" or "draw"
+    words: tuple[str, ...]     # what find_use looks for (any attribute CONTAINING one, without case)
+    # the name a use must end in: a draw's `operand.grand_total` or a float `self.dropout_p` is no draw and no
+    # dropout (red-team round 143); a class (nn.Dropout, nn.Linear) only where capitalised, so that F.dropout is not
+    # told a module's fix, nor the deterministic F.linear a layer's
+    called: re.Pattern[str]
+    fix: str
+
+
+_RANDOM_SOURCES = (
+    _RandomSource("module", ("Dropout",), re.compile(r"\w*Dropout\w*"),
+                  "an nn.Dropout module, which drops weights at random until `.eval()` is called on it: call "
+                  "`.eval()` on it or leave it out"),
+    _RandomSource("functional", ("dropout",), re.compile(r"(?:feature_)?(?:alpha_)?dropout(?:[123]d)?_?"),
+                  "dropout, which trains by default (F.dropout's training=True): pass training=False or leave "
+                  "it out"),
+    _RandomSource("layer", ("Linear", "Bilinear", "Conv1d", "Conv2d", "Embedding"),
+                  re.compile(r"Linear|Bilinear|Conv1d|Conv2d|Embedding"),
+                  "a layer built on every call, which starts from new random weights (and bias) each time: build "
+                  "it once, outside the function, or leave it out"),
+    _RandomSource("draw", ("rand", "bernoulli", "multinomial", "normal_", "uniform_", "shuffle", "choice",
+                           "permutation"),
+                  re.compile(r"rand\w*|bernoulli_?|multinomial|normal_|uniform_|shuffle|choices?|permutation",
+                             re.IGNORECASE),
+                  "random numbers drawn on every call: draw them once, from a generator passed in, or leave them "
+                  "out"),
 )
 RANDOMNESS_LEFT_ON = ("dropout or randomness left on (F.dropout trains by default: pass training=False; an "
                       "nn.Dropout module until `.eval()`; or leave it out)")
-
-
-# The name a tier's use must end in (find_use matches any attribute CONTAINING a tier's word, without case): a
-# draw's `operand.grand_total` or a float `self.dropout_p` is no draw and no dropout (red-team round 143).
-_RANDOMNESS_CALLED = (
-    re.compile(r"\w*Dropout\w*"),
-    re.compile(r"(?:feature_)?(?:alpha_)?dropout(?:[123]d)?_?"),
-    re.compile(r"Linear|Bilinear|Conv1d|Conv2d|Embedding"),
-    re.compile(r"rand\w*|bernoulli_?|multinomial|normal_|uniform_|shuffle|choices?|permutation", re.IGNORECASE),
-)
 
 
 def _called_name(what: str) -> str:
@@ -1614,59 +1623,113 @@ def _built_once(cells: Sequence[str], via: tuple[str, ...]) -> bool:
     """A layer reached through a name the notebook binds to a value (`proj = nn.Linear(4, 4)` at cell level, an
     attribute stored into): built once, when that line ran, not on every call (red-team round 143: told "build it
     once" of a layer that is). A layer in the function itself, or in a def or class it calls, is built by the call."""
-    from autograder.grading.source_checks import _parsed
+    from autograder.grading.source_checks import bound_to_value
     if not via:
         return False
-    last = via[-1]
-    if not last.isidentifier():
-        return True
-    bindings = _parsed(tuple(cells)).bindings.get(last, [])
-    return bool(bindings) and not any(
-        isinstance(b.node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)) for b in bindings)
+    return not via[-1].isidentifier() or bound_to_value(cells, via[-1])
 
 
-def _holds_dropout_module(cells: Sequence[str], what: str) -> bool:
-    """The attribute a Use names (`self.dropout`, `m.drop`) is one the notebook stores an nn.Dropout module into
-    (`self.dropout = nn.Dropout(p)`): a module's call, told `.eval()`, not F.dropout's keyword (red-team round 143:
-    the commonest module spelling was told `training=False`, which its call does not take)."""
-    from autograder.grading.source_checks import _parsed
+def _dropout_modules(cells: Sequence[str], what: str) -> list[ast.Call] | None:
+    """The nn.Dropout constructions stored into the attribute a Use names (`self.dropout = nn.Dropout(p)`, called
+    as `self.dropout(x)`): a module's call, told `.eval()`, not F.dropout's keyword (red-team round 143: the
+    commonest module spelling was told `training=False`, which its call does not take). None: no such store."""
+    from autograder.grading.source_checks import imported_from, stored_values
     if not what.startswith("`") or "." not in what.split("`")[1]:
-        return False
-    for value, _chain in _parsed(tuple(cells)).attr_stores.get(_called_name(what), []):
-        for n in itertools.islice(ast.walk(value), 2000):
-            f = n.func if isinstance(n, ast.Call) else None
-            name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
-            if _RANDOMNESS_CALLED[0].fullmatch(name):
-                return True
-    return False
+        return None
+    if imported_from(cells, what.split("`")[1].split(".")[0]):
+        return None     # `torch.nn.functional.dropout`, `F.dropout`: a module's function, not a stored module
+    found = [n for value in stored_values(cells, _called_name(what)) for n in itertools.islice(ast.walk(value), 2000)
+             if isinstance(n, ast.Call) and _RANDOM_SOURCES[0].called.fullmatch(_func_name(n))]
+    return found or None
+
+
+def _func_name(call: ast.Call) -> str:
+    f = call.func
+    return f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
+
+
+def _constant(node: ast.AST | None) -> object:
+    return node.value if isinstance(node, ast.Constant) else ...
+
+
+def _no_dropout(call: ast.Call) -> bool:
+    """A dropout call or module its own arguments show harmless: `F.dropout(x, p, training=False)`, a rate of 0."""
+    kw = {k.arg: k.value for k in call.keywords if k.arg}
+    rate = kw.get("p", call.args[0] if _func_name(call)[:1].isupper() and call.args else
+                  call.args[1] if len(call.args) > 1 else None)
+    training = kw.get("training", call.args[2] if len(call.args) > 2 and not _func_name(call)[:1].isupper() else None)
+    return _constant(rate) in (0, 0.0) or _constant(training) is False
+
+
+def _harmless_dropouts(cells: Sequence[str]) -> set[int]:
+    """The nodes of the notebook's functional dropout calls whose arguments switch them off (training=False, p=0),
+    for find_use's `skip`: beside a real draw they are no cause (red-team round 143 left this: the read told the
+    first dropout found, not its arguments). A bare name counts only where it is imported from torch."""
+    from autograder.grading.source_checks import imported_from, notebook_calls
+    functional = _RANDOM_SOURCES[1].called
+    skip: set[int] = set()
+    for call in notebook_calls(cells):
+        f = call.func
+        if not functional.fullmatch(_func_name(call)) or not _no_dropout(call):
+            continue
+        if isinstance(f, ast.Attribute) or (
+                isinstance(f, ast.Name) and any(m.split(".")[0] == "torch" for m in imported_from(cells, f.id))):
+            skip.add(id(f))
+    return skip
+
+
+def _module_calls(cells: Sequence[str]) -> set[int]:
+    """The func nodes of calls through an attribute that holds an nn.Dropout module (`self.dropout(x)`)."""
+    from autograder.grading.source_checks import notebook_calls
+    return {id(c.func) for c in notebook_calls(cells) if isinstance(c.func, ast.Attribute)
+            and _dropout_modules(cells, f"`{ast.unparse(c.func)}`") is not None}
+
+
+def _may_be_evaluated(cells: Sequence[str], modules: list[ast.Call] | None) -> bool:
+    """Dropout modules all built with rate 0 (those stored where the use reads, else every one the notebook
+    builds), or a notebook that calls `.eval()` / `.train(False)` somewhere: the module may draw nothing when
+    graded, so a draw found elsewhere is told first."""
+    from autograder.grading.source_checks import notebook_calls
+    built = modules or [c for c in notebook_calls(cells) if _RANDOM_SOURCES[0].called.fullmatch(_func_name(c))]
+    if built and all(_no_dropout(m) for m in built):
+        return True
+    return any(isinstance(c.func, ast.Attribute) and (c.func.attr == "eval" and not c.args or c.func.attr == "train"
+                                                      and c.args and _constant(c.args[0]) is False)
+               for c in notebook_calls(cells))
 
 
 def randomness_fix(function: str | None) -> str:
     """The cause and fix of a function that differs from itself on the same input, read from what the running
     notebook's `function` reaches (source_checks.find_use); the generic RANDOMNESS_LEFT_ON where the source shows
-    none, or cannot be read."""
+    none, or cannot be read. A dropout its arguments switch off is passed over; a dropout module the notebook may
+    have put in eval mode is told only where nothing else draws."""
     from autograder.grading.source_checks import cells_of, find_use
     submission = running_submission()
     if function is None or submission is None:
         return RANDOMNESS_LEFT_ON
+    deferred: str | None = None
     try:
         cells = cells_of(submission)
-        for (names, fix), called in zip(_RANDOMNESS_FIXES, _RANDOMNESS_CALLED):
-            use = find_use(cells, function, names)
-            # find_use matches without case and within a name: only a use whose name is the tier's own is told
-            # (a class, nn.Dropout / nn.Linear, only where it is capitalised, so that F.dropout is not told a
-            # module's fix, nor the deterministic F.linear a layer's); a layer or a draw bound once at cell level
-            # (run once, when its line ran) is none
-            if use is not None and names[0] == "Dropout" and _holds_dropout_module(cells, use.what):
-                return f"{use.describe()}: {fix}"    # `self.dropout = nn.Dropout(p)`, called as self.dropout(x)
-            if use is None or not called.fullmatch(_called_name(use.what)):
+        harmless = _harmless_dropouts(cells)
+        for source in _RANDOM_SOURCES:
+            # `self.dropout(x)` holding an nn.Dropout is the module's (told by its tier, or deferred), not F.dropout's
+            skip = harmless | _module_calls(cells) if source.kind == "functional" else harmless
+            use = find_use(cells, function, source.words, skip)
+            if use is None:
                 continue
-            if names[0] != "Dropout" and _built_once(cells, use.via):   # a module built once still drops
+            told = f"{use.describe()}: {source.fix}"
+            modules = _dropout_modules(cells, use.what) if source.kind == "module" else None
+            if modules is None and not source.called.fullmatch(_called_name(use.what)):
                 continue
-            return f"{use.describe()}: {fix}"
+            if source.kind in ("layer", "draw") and _built_once(cells, use.via):   # a module built once still drops
+                continue
+            if source.kind == "module" and _may_be_evaluated(cells, modules):
+                deferred = deferred or told
+                continue
+            return told
     except Exception:  # noqa: BLE001 - unreadable source shows no cause: the generic text
         pass
-    return RANDOMNESS_LEFT_ON
+    return deferred or RANDOMNESS_LEFT_ON
 
 
 def raise_if_other_container(got: object, expected: torch.Tensor, what: str = "the result",

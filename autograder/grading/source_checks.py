@@ -40,7 +40,7 @@ import threading
 import warnings
 from collections import OrderedDict
 from dataclasses import dataclass, replace
-from typing import Callable, Iterable, Iterator, Sequence
+from typing import Callable, Collection, Iterable, Iterator, Sequence
 
 from autograder.grading.pyparse import holds_name_text, parse, unparse
 
@@ -1054,10 +1054,13 @@ def _parsed(cells: tuple[str, ...]) -> _Notebook:
     return _Notebook(cells)
 
 
-def find_use(cells: Sequence[str], func_name: str, names: str | Iterable[str]) -> Use | None:
+def find_use(cells: Sequence[str], func_name: str, names: str | Iterable[str],
+             skip: Collection[int] = ()) -> Use | None:
     """Does `func_name`, or anything it reaches, use an attribute whose name contains one of `names`?
 
-    Returns the first use found, or None. Raises SourceUnreadable when the source cannot show it."""
+    Returns the first use found, or None. `skip`: ids of the notebook's own Attribute or Name nodes (from
+    `notebook_calls`, same parse) whose match does not count (a call shown harmless by its arguments). Raises
+    SourceUnreadable when the source cannot show it."""
     targets = tuple(t.lower() for t in ([names] if isinstance(names, str) else names))
 
     def matches(name: str) -> bool:
@@ -1162,7 +1165,7 @@ def find_use(cells: Sequence[str], func_name: str, names: str | Iterable[str]) -
                 if n.attr in _GETATTR_LIKE and id(n) not in handled:
                     # `map(torch.__getattribute__, names)`, `ag = operator.attrgetter`: the lookup passed around
                     raise SourceUnreadable(f"`{via[-1]}` passes .{n.attr} around")
-                if matches(n.attr) and not nb.own_class_member(n, ch):
+                if matches(n.attr) and id(n) not in skip and not nb.own_class_member(n, ch):
                     return Use(func_name, via[1:], f"`{nb.qualname(n) or n.attr}`")
                 stored = nb.attr_stores.get(n.attr, [])
                 if any(not _immutable(value, nb.any_stores) for value, _vch in stored):
@@ -1171,13 +1174,41 @@ def find_use(cells: Sequence[str], func_name: str, names: str | Iterable[str]) -
                     if id(value) not in seen:
                         seen.add(id(value))
                         work.append((value, vch, via + (f".{n.attr}",)))
-            elif isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and _is_global(n.id, ch):
+            elif isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and _is_global(n.id, ch) and id(n) not in skip:
                 if (n.id in _GETATTR_LIKE or n.id in nb.getattr_aliases) and id(n) not in handled:
                     raise SourceUnreadable(f"`{via[-1]}` passes {n.id} around")
                 found = follow(n.id, via + (n.id,) if n.id != via[-1] else via)
                 if found is not None:
                     return found
     return found
+
+
+def notebook_calls(cells: Sequence[str]) -> list[ast.Call]:
+    """Every call in the notebook's code cells, from the parse find_use walks (so that a call's node id can be
+    passed to its `skip`)."""
+    return [call for call, _chain in _parsed(tuple(cells)).calls]
+
+
+def imported_from(cells: Sequence[str], name: str) -> set[str]:
+    """The modules a cell-level `import` binds `name` from (empty where the notebook also binds it to code; a
+    store into an attribute of it, a "mutation", leaves it the module)."""
+    bindings = [b for b in _parsed(tuple(cells)).bindings.get(name, []) if b.kind != "mutation"]
+    if not bindings or any(b.kind != "import" for b in bindings):
+        return set()
+    return {b.module for b in bindings}
+
+
+def bound_to_value(cells: Sequence[str], name: str) -> bool:
+    """`name` is bound at cell level, and only to values (`proj = nn.Linear(4, 4)`), never to a def, lambda or
+    class: what it holds was made once, when its line ran."""
+    bindings = _parsed(tuple(cells)).bindings.get(name, [])
+    return bool(bindings) and not any(
+        isinstance(b.node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)) for b in bindings)
+
+
+def stored_values(cells: Sequence[str], attr: str) -> list[ast.AST]:
+    """The values the notebook stores into an attribute named `attr` (`self.dropout = nn.Dropout(p)`)."""
+    return [value for value, _chain in _parsed(tuple(cells)).attr_stores.get(attr, [])]
 
 
 def function_uses_attribute(source: str | Sequence[str], func_name: str,

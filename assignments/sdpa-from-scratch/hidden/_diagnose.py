@@ -2515,6 +2515,14 @@ def _own_statements(fdef, limit: int = 20_000):
         stack.extend(reversed(list(ast.iter_child_nodes(n))))
 
 
+def _last_run_def(submission):
+    """(segments, def) of the student's scaled_dot_product_attention that a Run All leaves: the last cell's last
+    top-level def of that name; None where there is none."""
+    found = [(segments, n) for segments, tree in _cell_trees(submission, FN) for n in tree.body
+             if isinstance(n, ast.FunctionDef) and n.name == FN]
+    return found[-1] if found else None
+
+
 def values_on_the_left(submission) -> str | None:
     """naming round 84 (blind84): the quoted product in the student's scaled_dot_product_attention whose left factor
     is its third parameter (V) transposed: V.mT @ W.mT, torch.matmul(V.transpose(-2, -1), ...), or a name bound to
@@ -2522,12 +2530,11 @@ def values_on_the_left(submission) -> str | None:
     source; None where no such product is written. Only the def a Run All leaves (the last cell's last top-level
     def) and its own statements are read: a draft def above it, a nested helper, or an assert's check is not the
     output (red-team round 143). Student text: parsed (pyparse, bounded), never run."""
-    found = [(segments, n) for segments, tree in _cell_trees(submission, FN) for n in tree.body
-             if isinstance(n, ast.FunctionDef) and n.name == FN]
-    params = [*found[-1][1].args.posonlyargs, *found[-1][1].args.args] if found else []
-    if len(params) < 3:    # V is the third parameter, positional-only (`Q, K, V, /`) or not
+    last = _last_run_def(submission)
+    params = [*last[1].args.posonlyargs, *last[1].args.args] if last else []
+    if last is None or len(params) < 3:    # V is the third parameter, positional-only (`Q, K, V, /`) or not
         return None
-    segments, fdef = found[-1]
+    segments, fdef = last
     v = params[2].arg
     own = list(_own_statements(fdef))
     bound = {t.id for node in own if isinstance(node, ast.Assign) and _transposed_name(node.value) == v
@@ -9169,11 +9176,10 @@ def _axis_one_reduction(submission) -> str | None:
     """The first reduction over axis 1 in the student's scaled_dot_product_attention (the last def a Run All leaves,
     its own statements): `m.any(dim=1)`, `m.sum(1, keepdim=True)`, `torch.any(m, 1)`, `axis=1`; None where there is
     none. Student text: parsed (pyparse, bounded), never run."""
-    found = [(segments, n) for segments, tree in _cell_trees(submission, FN) for n in tree.body
-             if isinstance(n, ast.FunctionDef) and n.name == FN]
-    if not found:
+    last = _last_run_def(submission)
+    if last is None:
         return None
-    segments, fdef = found[-1]
+    segments, fdef = last
 
     def one(n):
         return isinstance(n, ast.Constant) and type(n.value) is int and n.value == 1
