@@ -1629,18 +1629,25 @@ def _built_once(cells: Sequence[str], via: tuple[str, ...]) -> bool:
     return not via[-1].isidentifier() or bound_to_value(cells, via[-1])
 
 
-def _dropout_modules(cells: Sequence[str], what: str) -> list[ast.Call] | None:
+def _dropout_modules(cells: Sequence[str], what: str, first: bool = False,
+                     via: tuple[str, ...] = ()) -> list[ast.Call] | None:
     """The nn.Dropout constructions stored into the attribute a Use names (`self.dropout = nn.Dropout(p)`, called
     as `self.dropout(x)`): a module's call, told `.eval()`, not F.dropout's keyword (red-team round 143: the
-    commonest module spelling was told `training=False`, which its call does not take). None: no such store."""
-    from autograder.grading.source_checks import imported_from, stored_values
+    commonest module spelling was told `training=False`, which its call does not take). None: no such store.
+    `first`: the first found only (is there one). `via`: the use's path; where it ends in a class that stores
+    into the attribute itself, only that class's stores (red-team round 144: another class's nn.Dropout(0.5) in an
+    attribute of the same name hid the rate 0 of the one called)."""
+    from autograder.grading.source_checks import class_stores, imported_from, stored_values
     if not what.startswith("`") or "." not in what.split("`")[1]:
         return None
     if imported_from(cells, what.split("`")[1].split(".")[0]):
         return None     # `torch.nn.functional.dropout`, `F.dropout`: a module's function, not a stored module
-    found = [n for value in stored_values(cells, _called_name(what)) for n in itertools.islice(ast.walk(value), 2000)
-             if isinstance(n, ast.Call) and _RANDOM_SOURCES[0].called.fullmatch(_func_name(n))]
-    return found or None
+    values = (class_stores(cells, via[-1], _called_name(what)) if via and via[-1].isidentifier() else None) or \
+        stored_values(cells, _called_name(what))
+    nodes = (n for value in values for n in itertools.islice(ast.walk(value), 2000))
+    found = (n for n in itertools.islice(nodes, 20000)    # red-team round 144: every store of a name, bounded
+             if isinstance(n, ast.Call) and _RANDOM_SOURCES[0].called.fullmatch(_func_name(n)))
+    return list(itertools.islice(found, 1 if first else None)) or None
 
 
 def _func_name(call: ast.Call) -> str:
@@ -1649,53 +1656,178 @@ def _func_name(call: ast.Call) -> str:
 
 
 def _constant(node: ast.AST | None) -> object:
+    """A literal's value, through `-`, `+` and `not` (`training=not True`, `p=-0.0`); ... where none."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.Not, ast.USub, ast.UAdd)):
+        inner = _constant(node.operand)
+        if isinstance(inner, (bool, int, float)):
+            return not inner if isinstance(node.op, ast.Not) else -inner if isinstance(node.op, ast.USub) else +inner
+        return ...
     return node.value if isinstance(node, ast.Constant) else ...
 
 
-def _no_dropout(call: ast.Call) -> bool:
-    """A dropout call or module its own arguments show harmless: `F.dropout(x, p, training=False)`, a rate of 0."""
+def _off(value: object) -> bool:
+    """A literal that switches a flag off: False, 0, 0.0 (`training=0`), not None (no flag: an error)."""
+    return isinstance(value, (bool, int, float)) and not value
+
+
+def _positional(call: ast.Call, index: int) -> ast.expr | None:
+    """The call's `index`-th positional argument, where no `*args` before it hides which it is."""
+    if len(call.args) <= index or any(isinstance(a, ast.Starred) for a in call.args[:index + 1]):
+        return None
+    return call.args[index]
+
+
+def _no_dropout(call: ast.Call, flag: str = "training") -> bool:
+    """A dropout call or module its own arguments show harmless: `F.dropout(x, p, training=False)` (`train=False`
+    for torch.dropout, `flag`), a rate of 0."""
     kw = {k.arg: k.value for k in call.keywords if k.arg}
-    rate = kw.get("p", call.args[0] if _func_name(call)[:1].isupper() and call.args else
-                  call.args[1] if len(call.args) > 1 else None)
-    training = kw.get("training", call.args[2] if len(call.args) > 2 and not _func_name(call)[:1].isupper() else None)
-    return _constant(rate) in (0, 0.0) or _constant(training) is False
+    module = _func_name(call)[:1].isupper()
+    rate = kw.get("p", _positional(call, 0 if module else 1))
+    training = None if module else kw.get(flag, _positional(call, 2))
+    return _constant(rate) in (0, 0.0) or _off(_constant(training))
 
 
-def _harmless_dropouts(cells: Sequence[str]) -> set[int]:
-    """The nodes of the notebook's functional dropout calls whose arguments switch them off (training=False, p=0),
+def _follows_training_flag(call: ast.Call, flag: str = "training") -> bool:
+    """`F.dropout(x, p, training=self.training)`: on while its module trains, off once `.eval()` is called."""
+    training = {k.arg: k.value for k in call.keywords if k.arg}.get(flag, _positional(call, 2))
+    return isinstance(training, ast.Attribute) and training.attr == "training"
+
+
+def _torch_function(cells: Sequence[str], f: ast.expr, depth: int = 0) -> str | None:
+    """The dotted torch function a callee names (`F.dropout`, `torch.dropout`, a `from torch.nn.functional import
+    dropout as d`, a cell-level `drop = F.dropout`), or None where the notebook's own code may stand behind it.
+    An attribute whose root is not a name bound to torch counts as its attribute's name (as before: a method of
+    the notebook's own is walked through its root name all the same)."""
+    from autograder.grading.source_checks import bound_values, imported_names
+    if depth > 4:
+        return None
+    if isinstance(f, ast.Attribute):
+        parts = [f.attr]
+        base = f.value
+        while isinstance(base, ast.Attribute):
+            parts.append(base.attr)
+            base = base.value
+        if isinstance(base, ast.Name):
+            modules = imported_names(cells, base.id)
+            if modules:
+                return ".".join([sorted(modules)[0], *reversed(parts)])
+        return f.attr
+    if isinstance(f, ast.Name):
+        names = imported_names(cells, f.id)
+        if names:
+            torch_names = [n for n in names if n.split(".")[0] == "torch"]
+            return torch_names[0] if len(torch_names) == len(names) else None
+        values = bound_values(cells, f.id)
+        reached = {_torch_function(cells, v, depth + 1) if isinstance(v, (ast.Name, ast.Attribute)) else None
+                   for v in values}
+        return reached.pop() if len(reached) == 1 else None
+    return None
+
+
+def _dropout_flag(function: str) -> str:
+    """torch.dropout (and torch.alpha_dropout, torch.feature_dropout) take `train`, F.dropout `training`."""
+    return "train" if re.fullmatch(r"torch\.(?:feature_)?(?:alpha_)?dropout_?", function) else "training"
+
+
+def _functional_dropouts(cells: Sequence[str]) -> tuple[set[int], set[int]]:
+    """The func nodes of the notebook's torch dropout calls whose arguments switch them off (training=False, p=0),
     for find_use's `skip`: beside a real draw they are no cause (red-team round 143 left this: the read told the
-    first dropout found, not its arguments). A bare name counts only where it is imported from torch."""
-    from autograder.grading.source_checks import imported_from, notebook_calls
+    first dropout found, not its arguments); and of those that follow a module's flag (training=self.training).
+    A bare name counts only where it is torch's (imported from it, or bound at cell level to it: red-team round
+    144, `drop = F.dropout` then `drop(x, 0.5, training=False)` was told beside a real draw)."""
+    from autograder.grading.source_checks import notebook_calls
     functional = _RANDOM_SOURCES[1].called
-    skip: set[int] = set()
+    harmless: set[int] = set()
+    flagged: set[int] = set()
+    reaches: dict[tuple[str, str], str | None] = {}    # one read per callee's root and name, not per call
     for call in notebook_calls(cells):
         f = call.func
-        if not functional.fullmatch(_func_name(call)) or not _no_dropout(call):
+        if isinstance(f, ast.Attribute) and functional.fullmatch(f.attr):
+            root: ast.expr = f.value
+            while isinstance(root, ast.Attribute):
+                root = root.value
+            key = (root.id if isinstance(root, ast.Name) else "", f.attr)
+        elif isinstance(f, ast.Name):
+            key = (f.id, "")
+        else:
             continue
-        if isinstance(f, ast.Attribute) or (
-                isinstance(f, ast.Name) and any(m.split(".")[0] == "torch" for m in imported_from(cells, f.id))):
-            skip.add(id(f))
-    return skip
+        if key not in reaches:
+            reaches[key] = _torch_function(cells, f)
+        reached = reaches[key]
+        if reached is None or not functional.fullmatch(reached.rsplit(".", 1)[-1]):
+            continue
+        if isinstance(f, ast.Name) and reached.split(".")[0] != "torch":
+            continue
+        flag = _dropout_flag(reached)
+        if _no_dropout(call, flag):
+            harmless.add(id(f))
+        elif _follows_training_flag(call, flag):
+            flagged.add(id(f))
+    return harmless, flagged
 
 
 def _module_calls(cells: Sequence[str]) -> set[int]:
-    """The func nodes of calls through an attribute that holds an nn.Dropout module (`self.dropout(x)`)."""
+    """The func nodes of calls through an attribute that holds an nn.Dropout module (`self.dropout(x)`). One read
+    per attribute name and root (red-team round 144: one per call cost 70 s on a 270 KB notebook of 1,500
+    modules, each reading every store of its name)."""
     from autograder.grading.source_checks import notebook_calls
-    return {id(c.func) for c in notebook_calls(cells) if isinstance(c.func, ast.Attribute)
-            and _dropout_modules(cells, f"`{ast.unparse(c.func)}`") is not None}
+    held: dict[tuple[str, str], bool] = {}
+    found: set[int] = set()
+    for c in notebook_calls(cells):
+        if not isinstance(c.func, ast.Attribute) or "dropout" not in c.func.attr.lower():
+            continue     # find_use matches no other name, so no other needs skipping
+        root = c.func.value
+        while isinstance(root, ast.Attribute):
+            root = root.value
+        key = (root.id if isinstance(root, ast.Name) else "", c.func.attr)
+        if key not in held:
+            held[key] = _dropout_modules(cells, f"`{key[0] or '_'}.{key[1]}`", first=True) is not None
+        if held[key]:
+            found.add(id(c.func))
+    return found
+
+
+def _evaluates(cells: Sequence[str]) -> bool:
+    """The notebook calls `.eval()`, `.train(False)` / `.train(mode=False)`, or stores `.training = False`
+    somewhere (red-team round 144: the two last were read as a module left training)."""
+    from autograder.grading.source_checks import notebook_calls, stored_values
+    for c in notebook_calls(cells):
+        if not isinstance(c.func, ast.Attribute):
+            continue
+        if c.func.attr == "eval" and not c.args and not c.keywords:
+            return True
+        mode = c.args[0] if c.args else {k.arg: k.value for k in c.keywords}.get("mode")
+        if c.func.attr == "train" and _off(_constant(mode)):
+            return True
+    return any(_off(_constant(v)) for v in stored_values(cells, "training"))
 
 
 def _may_be_evaluated(cells: Sequence[str], modules: list[ast.Call] | None) -> bool:
     """Dropout modules all built with rate 0 (those stored where the use reads, else every one the notebook
-    builds), or a notebook that calls `.eval()` / `.train(False)` somewhere: the module may draw nothing when
-    graded, so a draw found elsewhere is told first."""
+    builds), or a notebook that puts something in eval mode somewhere: the module may draw nothing when graded,
+    so a draw found elsewhere is told first."""
     from autograder.grading.source_checks import notebook_calls
     built = modules or [c for c in notebook_calls(cells) if _RANDOM_SOURCES[0].called.fullmatch(_func_name(c))]
     if built and all(_no_dropout(m) for m in built):
         return True
-    return any(isinstance(c.func, ast.Attribute) and (c.func.attr == "eval" and not c.args or c.func.attr == "train"
-                                                      and c.args and _constant(c.args[0]) is False)
-               for c in notebook_calls(cells))
+    return _evaluates(cells)
+
+
+def _use_said(use: Any) -> str:
+    """A Use's describe(), each name it quotes cut to 40 characters and its path to four steps (red-team round
+    144: a 400-character class or import alias, the student's own name, was quoted whole)."""
+    via = [_cut(v, 40) for v in use.via]
+    if len(via) > 4:
+        via = [*via[:2], "...", via[-1]]
+    path = f" through {' -> '.join(v if v == '...' else f'`{v}`' for v in via)}" if via else ""
+    what = re.sub(r"`([^`]{41,})`", lambda m: f"`{_cut(m.group(1), 40)}`", use.what)
+    return f"`{use.function}` uses {_cut(what, 160)}{path}"
+
+
+_FLAGGED_FIX = ("dropout that follows its module's `training` flag (training=self.training), on until `.eval()` is "
+                "called on the module: call `.eval()` on it, pass training=False, or leave it out")
+_TORCH_DROPOUT_FIX = ("dropout, which torch.dropout applies while its `train` argument is True: pass train=False or "
+                      "leave it out")
 
 
 def randomness_fix(function: str | None) -> str:
@@ -1710,15 +1842,26 @@ def randomness_fix(function: str | None) -> str:
     deferred: str | None = None
     try:
         cells = cells_of(submission)
-        harmless = _harmless_dropouts(cells)
+        harmless, flagged = _functional_dropouts(cells)
         for source in _RANDOM_SOURCES:
             # `self.dropout(x)` holding an nn.Dropout is the module's (told by its tier, or deferred), not F.dropout's
             skip = harmless | _module_calls(cells) if source.kind == "functional" else harmless
-            use = find_use(cells, function, source.words, skip)
+            use = find_use(cells, function, source.words, skip | flagged if source.kind == "functional" else skip)
+            fix = source.fix
+            if use is None and source.kind == "functional" and flagged:
+                # only a dropout that follows its module's flag (training=self.training): off once in eval mode
+                use = find_use(cells, function, source.words, skip)
+                fix = _FLAGGED_FIX
+                if use is not None and _evaluates(cells):
+                    deferred = deferred or f"{_use_said(use)}: {fix}"
+                    continue
             if use is None:
                 continue
-            told = f"{use.describe()}: {source.fix}"
-            modules = _dropout_modules(cells, use.what) if source.kind == "module" else None
+            dotted = use.what.split("`")[1] if use.what.startswith("`") else ""
+            if source.kind == "functional" and fix is source.fix and _dropout_flag(dotted) == "train":
+                fix = _TORCH_DROPOUT_FIX
+            told = f"{_use_said(use)}: {fix}"
+            modules = _dropout_modules(cells, use.what, via=use.via) if source.kind == "module" else None
             if modules is None and not source.called.fullmatch(_called_name(use.what)):
                 continue
             if source.kind in ("layer", "draw") and _built_once(cells, use.via):   # a module built once still drops

@@ -34,6 +34,7 @@ import ast
 import builtins
 import functools
 import hashlib
+import itertools
 import re
 import sys
 import threading
@@ -1196,6 +1197,38 @@ def imported_from(cells: Sequence[str], name: str) -> set[str]:
     if not bindings or any(b.kind != "import" for b in bindings):
         return set()
     return {b.module for b in bindings}
+
+
+def imported_names(cells: Sequence[str], name: str) -> set[str]:
+    """What a cell-level `import` binds `name` to, dotted (`from torch.nn.functional import dropout as d`:
+    "torch.nn.functional.dropout"; `import torch.nn.functional as F`: "torch.nn.functional"); empty as for
+    imported_from."""
+    bindings = [b for b in _parsed(tuple(cells)).bindings.get(name, []) if b.kind != "mutation"]
+    if not bindings or any(b.kind != "import" for b in bindings):
+        return set()
+    return {f"{b.module}.{b.imported}" if b.imported else b.module for b in bindings}
+
+
+def bound_values(cells: Sequence[str], name: str) -> list[ast.AST]:
+    """The values a cell-level `name = value` binds (`drop = F.dropout`); empty where the notebook also binds
+    `name` otherwise (an import, a def, a store into it)."""
+    bindings = _parsed(tuple(cells)).bindings.get(name, [])
+    if not bindings or any(b.kind != "code" or b.node is None or isinstance(
+            b.node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)) for b in bindings):
+        return []
+    return [b.node for b in bindings if b.node is not None]
+
+
+def class_stores(cells: Sequence[str], class_name: str, attr: str) -> list[ast.AST] | None:
+    """The values the methods of the notebook's one cell-level `class class_name` store into `self.attr` (or any
+    `x.attr`); None where `class_name` is not bound to one class only."""
+    bindings = _parsed(tuple(cells)).bindings.get(class_name, [])
+    if len(bindings) != 1 or not isinstance(bindings[0].node, ast.ClassDef):
+        return None
+    return [n.value for n in itertools.islice(ast.walk(bindings[0].node), 100_000)
+            if isinstance(n, (ast.Assign, ast.AnnAssign)) and n.value is not None
+            and any(isinstance(t, ast.Attribute) and t.attr == attr
+                    for t in (n.targets if isinstance(n, ast.Assign) else [n.target]))]
 
 
 def bound_to_value(cells: Sequence[str], name: str) -> bool:
