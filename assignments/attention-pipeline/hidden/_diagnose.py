@@ -7158,6 +7158,18 @@ def check_prefix_average_one_token(fn: Callable[..., object], submission: object
     raise AssertionError("prefix_average_matrix(1) is not the 1 x 1 float64 matrix [[1.]]")
 
 
+def check_prefix_average_repeat(fn: Callable[..., object], T: int) -> None:
+    """q09: prefix_average_matrix(T) asked again with the first call's T, right after that call was right: a matrix kept between calls and changed again on each (a cached triangle divided in place by the
+    counts, blind87) or a cache keyed by too little comes out different the second time. Told
+    state_kept_between_calls: the same argument, a right answer, then a wrong one."""
+    again = fn(T)
+    if is_right(again, ref.prefix_average_matrix(T), torch.float64):
+        return
+    raise Misconception("state_kept_between_calls", f"prefix_average_matrix({T}) is right on its first call and wrong "
+                        f"on the next call with the same T = {T}: what the first call leaves behind changes the next "
+                        "answer: " + describe("state_kept_between_calls"))
+
+
 # --- attention-pipeline q05: weights with NaN or inf
 
 def raise_if_weights_not_finite(got: torch.Tensor, S: torch.Tensor, M: Any, what: str, fn: Any = None) -> None:

@@ -78,6 +78,7 @@ def test_prefix_average_matrix(prefix_average_matrix, rng, submission=None):
                                 "ones cast at the end (1/3 keeps float32's rounding, about 1e-8 off): "
                                 + describe("prefix_average_float32")) from None
         raise
+    D.check_prefix_average_repeat(prefix_average_matrix, T)   # the same T again: state kept between calls (blind87)
     D.check_prefix_average_one_token(prefix_average_matrix, submission)   # T = 1: [[1.]], the table's first row (blind66)
 
 
