@@ -1474,6 +1474,10 @@ def weights_variants(S: torch.Tensor, M: torch.Tensor | None = None) -> dict[str
         out["blocked_scores_zeroed"] = torch.softmax(S.masked_fill(M != 0, 0.0), dim=-1)
         if bool((M == 0).any()):   # M read as a 0/1 keep-mask: masked_fill(M == 0, -1e9) blocks the OPEN keys
             out["additive_mask_as_boolean/keep_mask"] = torch.softmax(S.masked_fill(M == 0, torch.finfo(S.dtype).min), dim=-1)
+        # the mask in the normaliser only (round 86, blind86's two-pass softmax whose second pass forms exp(S - m) / l
+        # from the unmasked S): the masked row's log-sum-exp taken from the scores without the mask
+        Z64 = Z.double()
+        out["mask_in_normaliser_only"] = torch.exp(S.double() - torch.logsumexp(Z64, dim=-1, keepdim=True)).to(S.dtype)
     out.update(chunked_weights_variants(S, M))   # query rows in blocks, the last partial one dropped (blind60)
     out.update(online_softmax_variants(S, M))   # the running sum never rescaled (blind63)
     return out
@@ -1485,7 +1489,9 @@ def native_weights_variants(S: torch.Tensor, M: torch.Tensor | None) -> dict[str
     maximum and the denominator summed over the unshifted exp (inf there, so those rows come out 0)."""
     Z = S if M is None else S + M
     e = torch.exp(Z - Z.amax(dim=-1, keepdim=True))
-    return {"weights_not_normalised/unshifted_denominator_native": e / torch.exp(Z).sum(dim=-1, keepdim=True)}
+    # an online softmax's running sum rescaled by the inverted factor overflows in float16 (round 86): replayed there
+    online = {f"{k}/native": v for k, v in online_softmax_variants(S, M).items() if k.startswith("online_softmax_rescale_inverted")}
+    return {"weights_not_normalised/unshifted_denominator_native": e / torch.exp(Z).sum(dim=-1, keepdim=True), **online}
 
 
 def nonfinite_hits(got: torch.Tensor, native: dict[str, torch.Tensor]) -> list[str]:
@@ -1932,6 +1938,10 @@ def self_attention_variants(X: torch.Tensor, W_Q: torch.Tensor, W_K: torch.Tenso
         **({"mask_not_additive/open_ones": _attend(Q, K, V, torch.ones_like(M).tril(), 1 / math.sqrt(Q.shape[-1])),
             "mask_not_additive/blocked_ones": _attend(Q, K, V, torch.ones_like(M).triu(1), 1 / math.sqrt(Q.shape[-1]))}
            if M is not None else {}),
+        # queries in blocks of b, each block given the mask's first rows M[:n] for M[start:start + n] (round 86,
+        # blind86): row r masked by row r % b, so a query from position b on sees only the first keys
+        **{f"mask_rows_from_block_start/{b}": _attend(Q, K, V, M[torch.arange(X.shape[-2]) % b], 1 / math.sqrt(Q.shape[-1]))
+           for b in (2, 3, 4, 8, 16) if M is not None and b < X.shape[-2]},
     }
 
 
@@ -4371,6 +4381,51 @@ def param_count_mean_width(d_model: int, d_k: int, d_v: int, with_output: bool) 
         ("/", mean), ("//", 3 * d_model * ((d_k + d_v) // 2)), ("int", int(mean)), ("round", round(mean)))}
 
 
+def param_count_padded_to_tiles(d_model: int, d_k: int, d_v: int, with_output: bool) -> dict[str, int]:
+    """q12's counts with every width rounded up to a whole tile of 8, 16, 32, 64 or 128 (round 86, blind86: the
+    weights counted as a tiled kernel stores them, padded to 16 x 16 tiles); a tile where no width is padded gives
+    the right count and is left out."""
+    out = {}
+    for tile in (8, 16, 32, 64, 128):
+        def pad(n: int, tile: int = tile) -> int:
+            return -(-n // tile) * tile
+        if (pad(d_model), pad(d_k), pad(d_v)) != (d_model, d_k, d_v):
+            out[f"param_count_padded_to_tiles/{tile}"] = (pad(d_model) * (2 * pad(d_k) + pad(d_v))
+                                                          + (pad(d_v) * pad(d_model) if with_output else 0))
+    return out
+
+
+def _loop_carried(loop: ast.For | ast.While, before: set[str]) -> bool:
+    """Whether `loop` reads a value it also writes, one bound before the loop (a row carried from one step to the
+    next: `row = row.clone()`, `W[t] = W[t - 1] ...`); a name only written into (`W[t] = ...`) is not read."""
+    stored_bases = {id(n.value) for n in ast.walk(loop) if isinstance(n, ast.Subscript) and isinstance(n.ctx, ast.Store)}
+    written = {n.id for n in ast.walk(loop) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)} | {
+        n.value.id for n in ast.walk(loop) if isinstance(n, ast.Subscript) and isinstance(n.ctx, ast.Store)
+        and isinstance(n.value, ast.Name)}
+    read = {n.id for n in ast.walk(loop) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
+            and id(n) not in stored_bases}
+    return bool(written & read & before)
+
+
+def raise_if_prefix_running_mean(m: Misconception, submission: object) -> None:
+    """prefix_average_wrong_axis's numbers (entry (t, j) = 1/(j + 1)) made by a running mean, row t from row t - 1
+    with the new 1/t written in and the earlier entries never rescaled (round 86, blind86): named where the def of
+    prefix_average_matrix has a loop that carries a value bound before it from one step to the next (bounded ast
+    read, never run)."""
+    if getattr(m, "key", None) != "prefix_average_wrong_axis":
+        return
+    node = _def_of(submission, "prefix_average_matrix")
+    if node is None:
+        return
+    for i, stmt in enumerate(node.body):
+        if isinstance(stmt, (ast.For, ast.While)):
+            before = {n.id for s in node.body[:i] for n in ast.walk(s) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+            if _loop_carried(stmt, before):
+                raise Misconception("prefix_running_mean_not_rescaled", "W_avg's entry (t, j) is 1/(j + 1), and your "
+                                    "loop builds each row from the one before it: "
+                                    + describe("prefix_running_mean_not_rescaled")) from None
+
+
 def mean_width_said(raw: object, d_model: int, d_k: int, d_v: int, with_output: bool) -> str:
     """What a mean-width count gives, and that it is a float where the / made one."""
     return (f" (with d_model={d_model}, d_k={d_k}, d_v={d_v} you give {raw!r}" + (", a float," if type(raw) is float
@@ -6363,7 +6418,9 @@ def online_softmax_variants(S: torch.Tensor, M: torch.Tensor | None = None) -> d
         return {}
     Z = S if M is None else S + M
     out = {}
-    for b in _small_int_constants(node):
+    # the def's own small ints, then the usual block sizes (a KEY_BLOCK bound outside the def, round 86)
+    sizes = list(dict.fromkeys(_small_int_constants(node) + [2, 3, 4, 8, 16, 32]))[:10]
+    for b in sizes:
         if b >= Z.shape[-1] or Z.shape[-1] > 256 * b:   # at most 256 blocks a replay
             continue
         m = torch.full(Z.shape[:-1] + (1,), -math.inf, dtype=Z.dtype)
@@ -6373,7 +6430,32 @@ def online_softmax_variants(S: torch.Tensor, M: torch.Tensor | None = None) -> d
             total = total + torch.exp(blk - m_new).sum(dim=-1, keepdim=True)
             m = m_new
         out[f"online_softmax_sum_not_rescaled/block{b}"] = torch.exp(Z - m) / total
+        # the rescale factor inverted, exp(m_new - m) for exp(m - m_new) (round 86, blind86): started from the first
+        # block's own max and sum (from -inf the inverted factor is inf at once); right where no later block raises m
+        first = Z[..., :b]
+        m = first.amax(dim=-1, keepdim=True)
+        total = torch.exp(first - m).sum(dim=-1, keepdim=True)
+        for blk in Z[..., b:].split(b, dim=-1):
+            m_new = torch.maximum(m, blk.amax(dim=-1, keepdim=True))
+            total = total * torch.exp(m_new - m) + torch.exp(blk - m_new).sum(dim=-1, keepdim=True)
+            m = m_new
+        out[f"online_softmax_rescale_inverted/block{b}"] = torch.exp(Z - m) / total
     return out
+
+
+def nw_online_variants(q: torch.Tensor, K: torch.Tensor, V: torch.Tensor) -> dict[str, torch.Tensor]:
+    """A one-pass (online) kernel average over the keys with a running max whose numerator is not rescaled by
+    exp(m_old - m_new) when the max grows, while the denominator is (round 86, blind86): values seen before the
+    largest score keep too much weight. Key by key, started from the first key; at most 4096 keys (bounded)."""
+    if K.dim() != 2 or q.dim() != 1 or not 1 < K.shape[0] <= 4096:
+        return {}
+    logits = K @ q / math.sqrt(q.shape[-1])
+    m, den, num = logits[0], torch.ones_like(logits[0]), V[0]
+    for i in range(1, K.shape[0]):
+        m_new = torch.maximum(m, logits[i])
+        p = torch.exp(logits[i] - m_new)
+        den, num, m = den * torch.exp(m - m_new) + p, num + p * V[i], m_new
+    return {"nw_online_numerator_not_rescaled": num / den}
 
 
 def nw_feature_map_variants(q: torch.Tensor, K: torch.Tensor, V: torch.Tensor) -> dict[str, torch.Tensor]:
@@ -7159,8 +7241,9 @@ def check_prefix_average_one_token(fn: Callable[..., object], submission: object
 
 
 def check_prefix_average_repeat(fn: Callable[..., object], T: int) -> None:
-    """q09: prefix_average_matrix(T) asked again with the first call's T, right after that call was right: a matrix kept between calls and changed again on each (a cached triangle divided in place by the
-    counts, blind87) or a cache keyed by too little comes out different the second time. Told
+    """q09: prefix_average_matrix(T) asked again with the first call's T, right after that call was right: a matrix
+    kept between calls and changed again on each (a cached triangle divided in place by the counts, blind87) or a
+    cache keyed by too little comes out different the second time. Told
     state_kept_between_calls: the same argument, a right answer, then a wrong one."""
     again = fn(T)
     if is_right(again, ref.prefix_average_matrix(T), torch.float64):
@@ -8941,3 +9024,64 @@ def raise_if_nw_scale_fixed(fn: Callable[..., object], got: object, q: torch.Ten
     named = _fixed_scale_misconception(c, d_k, "nadaraya_watson", "the smoothed row")
     if named is not None:
         raise named
+
+
+def _per_block_scaled(Q: torch.Tensor, K: torch.Tensor, w: int) -> torch.Tensor:
+    """Q K^T summed over blocks of w head dimensions, each block's partial product divided by the root of its own
+    width (the last block may be narrower)."""
+    return sum((q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1]) for q, k in zip(Q.split(w, dim=-1), K.split(w, dim=-1))),
+               torch.zeros(()))
+
+
+def raise_if_scale_per_block(fn: Callable[..., object], Q: torch.Tensor, K: torch.Tensor, what: str) -> None:
+    """scale_per_block (round 86, blind86's split-K scores): S is Q K^T accumulated over blocks of w head dimensions
+    (w = 2, 4, 8, 16, 32, less than d_k), each partial product divided by sqrt(w), the block's width, for sqrt(d_k).
+    Where w divides d_k that is a constant factor sqrt(d_k / w), as a fixed scale is, so a second call with d_k =
+    2w + 1 (a last block one wide) must match the same replay, which a fixed factor does not."""
+    Q64, K64 = Q.detach().double(), K.detach().double()
+    d_k = Q.shape[-1]
+    try:
+        got = fn(Q, K)
+    except StudentCodeError:
+        return
+    right = Q64 @ K64.transpose(-2, -1) / math.sqrt(d_k)
+    g = torch.Generator().manual_seed(86)
+    for w in (2, 4, 8, 16, 32):
+        if w >= d_k:
+            break
+        want = _per_block_scaled(Q64, K64, w)
+        if is_right(want, right, Q.dtype) or not is_right(got, want, Q.dtype):
+            continue
+        q = torch.randn((3, 2 * w + 1), dtype=torch.float64, generator=g)
+        k = torch.randn((4, 2 * w + 1), dtype=torch.float64, generator=g)
+        try:
+            got2 = fn(q.to(Q.dtype), k.to(Q.dtype))
+        except StudentCodeError:
+            return
+        if is_right(got2, _per_block_scaled(q, k, w), Q.dtype) and not is_right(got2, q @ k.mT / math.sqrt(2 * w + 1),
+                                                                                  Q.dtype):
+            raise Misconception("scale_per_block", f"{what} is right only up to a factor sqrt(d_k / {w}), and with d_k "
+                                f"= {2 * w + 1} it matches the sum over blocks of {w} head dimensions with each block's "
+                                f"Q K^T divided by the root of its own width: " + describe("scale_per_block"))
+        return
+
+
+def raise_if_rank_capped_arithmetic(submission: object, name: str, T: int) -> None:
+    """q11's answer T from `min(T, <arithmetic of the sizes>)` (round 86, blind86's ranks of 13 key tiles added up,
+    min(T, n_tiles * d_k)): the notebook's last module-level assignment of `name` is a call of min whose other
+    argument is a sum or product (bounded ast read, never run); the arithmetic is the mistake, the cap at T only
+    hides it. Nothing where min's arguments are plain names or numbers (min(T, d_k) is the right bound)."""
+    last = _last_assignment(submission, name)
+    if last is None:
+        return
+    value = last[0]
+    if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "min"
+            and len(value.args) == 2 and not value.keywords):
+        return
+    sums = [a for a in value.args if isinstance(a, ast.BinOp) and isinstance(a.op, (ast.Mult, ast.Add))]
+    if len(sums) == 1:
+        raise Misconception("rank_from_size_arithmetic", f"max_rank_S is {T}, the number of tokens, as the cap of "
+                            f"`{ast.unparse(value)[:80]}`: the other bound, `{ast.unparse(sums[0])[:40]}`, is a sum or "
+                            "product of sizes (ranks added up over tiles or pieces of S, say), which is no bound on "
+                            "the rank: every piece of S = Q K^T passes through the same d_k dimensions. "
+                            + describe("rank_from_size_arithmetic"))

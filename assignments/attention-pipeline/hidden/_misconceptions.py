@@ -989,4 +989,38 @@ MISCONCEPTIONS = {
                             "from a global, such as bandwidth=math.sqrt(D_K): a default is evaluated once, when the "
                             "def runs, so every call uses the lesson's head size whatever d_k it is given; default "
                             "to None and compute math.sqrt(q.shape[-1]) inside the function on each call",
+    # naming round 86 (blind86: online, two-pass and tiled formulations, each with the one slip it invites)
+    "online_softmax_rescale_inverted": "an online (blocked) softmax whose running sum is rescaled by exp(m_new - m) "
+                                       "instead of exp(m - m_new) when a later block raises the row max from m to "
+                                       "m_new: the earlier sum grows where it must shrink, so those rows sum to less "
+                                       "than 1; the factor is exp(m_old - m_new), at most 1 (l = l * exp(m - m_new) + "
+                                       "exp(block - m_new).sum())",
+    "nw_online_numerator_not_rescaled": "a one-pass kernel average with a running max that rescales the running "
+                                        "denominator by exp(m_old - m_new) when a larger score appears, but not the "
+                                        "running numerator: values seen before the largest score keep too much "
+                                        "weight and the result is no weighted average; rescale both accumulators by "
+                                        "the same factor (num = num * alpha + p * V[i], den = den * alpha + p)",
+    "mask_in_normaliser_only": "adding the mask where the row's max and sum (the normaliser) are worked out, but not "
+                               "where the weights themselves are formed: exp(S - m) / l from the unmasked scores gives "
+                               "blocked keys weight, and the rows no longer sum to 1; add M to the scores once, "
+                               "before both the statistics and the exp (Z = S + M, then exp(Z - m) / l)",
+    "param_count_padded_to_tiles": "counting the weights as a tiled kernel stores them, each width rounded up to a "
+                                   "whole tile (16 x 16 and the like): the padding holds no parameters, so the count "
+                                   "is too large wherever a width is not a multiple of the tile; count d_model (2 d_k "
+                                   "+ d_v) (plus d_v x d_model for W_O) from the widths as given",
+    "prefix_running_mean_not_rescaled": "building Lesson 07's matrix as a running mean, row t from row t - 1 with the "
+                                        "new token's 1/t written in, without rescaling the earlier entries by "
+                                        "(t - 1)/t: row t holds 1, 1/2, ..., 1/t, whose sum is the harmonic number "
+                                        "H_t, not 1; multiply the carried row by (t - 1)/t before writing 1/t (every "
+                                        "entry of row t is then 1/t), or divide each row of the lower triangle of "
+                                        "ones by its own count t",
+    "scale_per_block": "summing Q K^T over blocks of the head dimension (split-K) and dividing each block's partial "
+                       "product by the square root of the block's own width instead of sqrt(d_k): the scale belongs "
+                       "to the whole dot product of d_k terms, so the scores come out sqrt(d_k / width) times too "
+                       "large; accumulate the unscaled partial products and divide the sum once by math.sqrt(d_k)",
+    "mask_rows_from_block_start": "computing attention over blocks of queries and giving every block the mask's first "
+                                  "rows, M[:n], instead of its own rows M[start:start + n]: the causal mask's row t "
+                                  "belongs to query t, so from the second block on the queries see only the first "
+                                  "keys; slice the mask with the block's offset (or slice the rows of S + M once, "
+                                  "before splitting into blocks)",
 }

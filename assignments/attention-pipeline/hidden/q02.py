@@ -44,6 +44,7 @@ def _scores(fn, Q, K, run, submission=None):
         return run()
     except Misconception as m:
         _raise_if_heads_layout(m, fn, Q, K, submission)
+        D.raise_if_scale_per_block(fn, Q, K, "S")   # each block of d_k scaled by its own width (round 86)
         D.raise_if_scale_cached(fn, Q, K, "S")   # one factor for every d_k, kept between calls (blind60)
         D.raise_if_scale_fixed(fn, Q, K, "S", only_frozen=True)   # a default read from a global (round 82)
         if m.key == "scale_from_ndim" and not D.ndim_scale_confirmed(fn, Q, K):   # 1/2 is sqrt(4) and a cached 1/2
@@ -86,6 +87,7 @@ def _scores(fn, Q, K, run, submission=None):
         raise
     except AssertionError as a:   # a parameter the notebook's signature lacks, left to a default that is wrong
         _raise_if_heads_layout(a, fn, Q, K, submission)
+        D.raise_if_scale_per_block(fn, Q, K, "S")
         D.raise_if_scale_cached(fn, Q, K, "S")
         D.raise_if_scale_fixed(fn, Q, K, "S", only_frozen=True)
         _raise_if_column_convention(fn, Q, K, submission, str(a).split("\n", 1)[0])

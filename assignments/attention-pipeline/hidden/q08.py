@@ -33,7 +33,8 @@ D = _load_diagnose()
 
 def _variants(q, K, V, got):
     return {**ref.nw_variants(q, K, V, got), **D.nw_variants(q, K, V), **D.chunked_nw_variants(q, K, V),
-            **D.nw_logsumexp_variants(q, K, V), **D.nw_feature_map_variants(q, K, V)}
+            **D.nw_logsumexp_variants(q, K, V), **D.nw_feature_map_variants(q, K, V),
+            **D.nw_online_variants(q, K, V)}
 
 
 def _sizes(q, K, V):

@@ -63,8 +63,7 @@ def _raise_if_swapped(max_rank, rank_lesson):
     only where both are exactly swapped, so a single wrong answer equal to the other's value is never told so."""
     if (_as_int(max_rank), _as_int(rank_lesson)) == (ref.rank_S_lesson, ref.max_rank_S):
         raise Misconception("rank_answers_swapped", f"max_rank_S is {ref.rank_S_lesson} and rank_S_lesson is "
-                            f"{ref.max_rank_S}: "
-                            + describe("rank_answers_swapped"))
+                            f"{ref.max_rank_S}: " + describe("rank_answers_swapped"))
 
 
 @test_case(points=1, hidden=True)
@@ -81,6 +80,7 @@ def test_max_rank_S(max_rank_S, submission=None, rank_S_lesson=None):
                             "example (a constant Q or K makes S rank 1); the head here has d_k = 8 and T = 100: "
                             + describe("rank_from_one_example"))
     if got == T_Q11:   # T, the number of tokens; max(T, d_k) where min was meant gives it too
+        D.raise_if_rank_capped_arithmetic(submission, "max_rank_S", T_Q11)   # min(T, 13 tiles x d_k) (round 86)
         raise Misconception("rank_bounded_by_T", "max_rank_S is the number of tokens (and max(T, d_k), where the "
                             "bound is the smaller one): S = Q K^T passes through d_k dimensions, so its rank is at "
                             "most d_k")

@@ -88,7 +88,8 @@ def _check(got, d_model, d_k, d_v, with_output, fn=None):
         # one W_O for each of Q, K, V (blind32): 3 d_v d_model, or each sized by its own width (d_k, d_k, d_v)
         more["param_count_wo_per_projection/3 d_v x d_model"] = base + 3 * d_v * d_model
         more["param_count_wo_per_projection/d_k, d_k, d_v x d_model"] = 2 * base
-    more.update(D.param_count_mean_width(d_model, d_k, d_v, with_output))   # one mean width for all three (blind52)
+    more.update({**D.param_count_mean_width(d_model, d_k, d_v, with_output),   # one mean width (blind52), tiles
+                 **D.param_count_padded_to_tiles(d_model, d_k, d_v, with_output)})   # padded (round 86)
     wo_term = {"": d_v * d_model, "_wo_too": d_v + d_model} if with_output else {"": 0}
     for form, n in _width_arithmetic(d_model, d_k, d_v).items():  # the widths combined with the wrong operation
         for tail, wo in wo_term.items():

@@ -584,7 +584,8 @@ def pair_evidence(pair, Q, K, V, d_k, fn=None):
                        **padding_mask_variants(Q64, K64, V64, d_k), **tiled_totals_variants(Q64, K64, V64, d_k),
                        **clipped_rows_variants(Q64, K64, V64, d_k), **rewrite_pair_variants(Q64, K64, V64, d_k),
                        **rounded_division_variants(Q64, K64, V64, d_k),
-                       **first_row_skipped_variants(Q64, K64, V64, d_k)}.items():
+                       **first_row_skipped_variants(Q64, K64, V64, d_k),
+                       **cummax_shift_pair_variants(Q64, K64, V64, d_k)}.items():
         if all(same(p, w) for p, w in zip(pair, wrong)):
             hits.setdefault(key.split("/")[0], (key, wrong))
     if "causal_mask_added" in hits and Q.shape[-2] == 1:
@@ -1732,6 +1733,7 @@ def mha_slice_variants(X, W_Q, W_K, W_V, W_O, n_heads):
     out.update(heads_within_token_variants(X, W_Q, W_K, W_V, W_O, n_heads))
     out.update(weight_blocks_viewed_variants(X, W_Q, W_K, W_V, W_O, n_heads))
     out.update(mha_one_based_variants(X, W_Q, W_K, W_V, W_O, n_heads))
+    out.update(round86_mha_variants(X, W_Q, W_K, W_V, W_O, n_heads))   # naming86
     if X.dim() == 2 and X.shape[-2] > 1:
         # naming58 (blind58 q8_tokens_read_as_batch_each_attends_only_itself): each token attends only to its own
         # key (attention on Q[t:t + 1], K[t:t + 1], V[t:t + 1]): every softmax over one key is 1
@@ -2129,6 +2131,11 @@ def heads_through_w_o(got, X, Ws, n_heads):
     if all(len(x) == 1 for x in holds) and sorted(x[0] for x in holds) == list(range(n_heads)) \
             and any(x[0] != h for h, x in enumerate(holds)):
         order = [x[0] for x in holds]
+        if order == [(h + 1) % n_heads for h in range(n_heads)] and _running_sum_written("multi_head_attention"):
+            return "mha_head_offsets_inclusive_cumsum", (   # naming86: head h reads head h + 1's columns
+                f"read back through W_O, its column blocks hold the right heads in the order {order}, each head "
+                "the next one's, and your multi_head_attention takes its head offsets from a running sum "
+                "(cumsum / accumulate): " + describe("mha_head_offsets_inclusive_cumsum"))
         return "mha_heads_reordered", (f"read back through W_O, its column blocks hold the right heads in the order "
                                        f"{order}: " + describe("mha_heads_reordered"))
     stacked = torch.stack(heads)
@@ -3549,6 +3556,7 @@ def table_extra_variants(dims, seed) -> dict:
     """Wrong tables beside ref.entropy_table_variants, for _check_table (called only for a wrong table)."""
     return {"softmax_applied_twice/table": table_softmax_twice(dims, seed),
             "scores_made_absolute": table_abs_scores(dims, seed),   # naming80
+            "table_scaled_log_probs_divided": table_log_probs_scaled(dims, seed),   # naming86
             "table_std_root_mean_square": table_std_rms(dims, seed),
             "table_std_root_mean_square/n_minus_1": table_std_rms(dims, seed, 1),
             "table_stds_of_keys": table_input_stds(dims, seed, "k"),
@@ -4395,6 +4403,8 @@ def raise_if_averaged(v, seed, d_k, n, scaled, submission=None) -> None:
     variance_moments_swapped: minus the same draws' variance over n (E[X]^2 - E[X^2]).
     draws_scaled_like_init (naming76, blind76 q2_draws_initialised_like_nn_linear_std_inverse_root): the same numbers
     where the source scales the draws (std 1/sqrt(d_k) each: the products 1/d_k, as a mean gives), said from it."""
+    if scaled:   # naming86: the scale applied to streamed running sums after every chunk
+        raise_if_rescaled_every_chunk(v, d_k, n, seed, submission)
     right, _ = _all_pairs_values(d_k, n, seed, pairs=False)
     if scaled:
         right = [r / d_k for r in right]
@@ -4887,6 +4897,8 @@ def entropy_variants(logits: torch.Tensor) -> dict:
     out.update(unnormalised_entropy_replays(logits))
     out.update(clamped_entropy_replays(logits))
     out.update(entropy_rewrite_variants(logits))
+    out.update(zero_logits_masked_replays(logits))   # naming86
+    out.update(online_entropy_replays(logits))   # naming86
     if logits.shape[-1] > 1:
         # -log p not weighted by p, averaged or summed over the row (equal to the entropy only on a uniform row)
         log_p = torch.log_softmax(logits, dim=-1)
@@ -9720,6 +9732,7 @@ def _negative_axes_only(func) -> bool:
 _ONLINE_SAID = {
     "inverted": "the running sum and accumulator rescaled by exp(m_new - m_old) where it is exp(m_old - m_new)",
     "missing": "the running sum and accumulator never rescaled when a later block raises the row's maximum",
+    "stale": "each block's exp(s - m) taken against the running max m before it is updated with that block's max",
 }
 
 
@@ -9752,8 +9765,9 @@ def _online_softmax(S, V64, block, mode):
             l, acc = p.sum(dim=-1, keepdim=True), p @ V64[s:s + block]
             continue
         m_new = torch.maximum(m, m_blk)
-        alpha = torch.exp(m_new - m) if mode == "inverted" else torch.ones_like(m)
-        p = torch.exp(blk - m_new)
+        alpha = torch.exp(m_new - m) if mode == "inverted" else torch.ones_like(m) if mode == "missing" \
+            else torch.exp(m - m_new)
+        p = torch.exp(blk - (m if mode == "stale" else m_new))   # naming86: stale, exp taken before m is updated
         l = l * alpha + p.sum(dim=-1, keepdim=True)
         acc = acc * alpha + p @ V64[s:s + block]
         m = m_new
@@ -9771,13 +9785,14 @@ def online_softmax_evidence(pair, Q64, K64, V64, d_k, same):
     S = Q64 @ K64.mT / math.sqrt(d_k)
     right = ref.attention(Q64, K64, V64, d_k)
     for block in _loop_block_sizes(func, S.shape[-1]):
-        for mode in ("inverted", "missing"):
+        for mode in ("inverted", "missing", "stale"):
             out, w = _online_softmax(S, V64, block, mode)
             if same(out, right[0]) or not same(pair[0], out) or not (same(pair[1], w) or same(pair[1], right[1])):
                 continue
             sums = w.sum(dim=-1)
-            return "online_softmax_rescale_wrong", (out, w), (
-                f"{describe('online_softmax_rescale_wrong')} (replayed over key blocks of {block}: "
+            key = "online_softmax_exp_before_max_update" if mode == "stale" else "online_softmax_rescale_wrong"
+            return key, (out, w), (
+                f"{describe(key)} (replayed over key blocks of {block}: "
                 f"{_ONLINE_SAID[mode]}; the rows of exp(scores - m) / l then sum to {float(sums.min()):.3g} ... "
                 f"{float(sums.max()):.3g})")
     return None
@@ -11607,3 +11622,197 @@ def _option_filled_before_test(submission) -> tuple[str, str, str] | None:
             if node.lineno > fill.end_lineno and any(none_test(v, ast.IsNot, p) for v in node.test.values):
                 return unparse(fill).splitlines()[0][:80] + " ...", unparse(node.test)[:80], p
     return None
+
+
+# --- naming86: blind86/87's log-space, online and blockwise formulations ---------------------------------------------
+
+def cummax_shift_pair_variants(Q64, K64, V64, d_k) -> dict:
+    """softmax_shift_per_key_cummax (naming86, blind86 q1_cummax_running_max_subtracted_per_key_without_rescale):
+    each score shifted by the running max of the keys up to it (torch.cummax along the keys), not by one value per
+    row, then normalised: exp(s - cummax(s)) / its row sum. Kept where it is not the right answer (a row whose
+    maximum is not its first key)."""
+    if Q64.dim() != 2 or K64.dim() != 2 or K64.shape[-2] < 2:
+        return {}
+    s = Q64 @ K64.T / math.sqrt(d_k)
+    e = torch.exp(s - torch.cummax(s, dim=-1).values)
+    w = e / e.sum(dim=-1, keepdim=True)
+    if torch.allclose(w, torch.softmax(s, dim=-1), rtol=1e-9, atol=1e-12):
+        return {}
+    return {"softmax_shift_per_key_cummax": (w @ V64, w)}
+
+
+def table_log_probs_scaled(dims, seed):
+    """table_scaled_log_probs_divided (naming86, blind86 q4_table_scaled_log_probs_from_raw_log_softmax_divided_by_
+    root_d): the lesson's table with H_scaled = -sum(exp(x) * x) for x = log_softmax(raw) / sqrt(d) (the scale moved
+    past the log_softmax); the other columns right."""
+    rows = []
+    for d in dims:
+        raw = _raw_scores_at(d, seed).double()
+        x = torch.log_softmax(raw, dim=-1) / d ** 0.5
+        rows.append({"d": d, "raw_std": float(raw.std()), "scaled_std": float((raw / d ** 0.5).std()),
+                     "H_raw": float(ref.softmax_entropy(raw)), "H_scaled": float(-(x.exp() * x).sum())})
+    return ref.table_as_tensor(rows)
+
+
+def zero_logits_masked_replays(logits: torch.Tensor) -> dict:
+    """entropy_zero_logits_masked (naming86, blind87 q4_entropy_zero_logits_treated_as_padding): every logit exactly 0
+    left out of the softmax as padding (masked to -inf), a row of only zeros giving 0. Only where some logit is 0 and
+    some row then differs from the right entropy."""
+    x = logits.double()
+    pad = x == 0
+    if x.numel() == 0 or not bool(pad.any()):
+        return {}
+    log_p = torch.log_softmax(x.masked_fill(pad, float("-inf")), dim=-1)
+    H = -(log_p.exp() * log_p).nan_to_num(0.0).sum(dim=-1)
+    right = ref.softmax_entropy(x)
+    if torch.allclose(H, right, rtol=1e-6, atol=1e-9, equal_nan=True):
+        return {}
+    return {"entropy_zero_logits_masked": H}
+
+
+def _block_diagonal_attention(Q, K, V, d_k, tile):
+    """Each tile of `tile` rows attends only to the same rows of K and V (block-diagonal attention)."""
+    T = Q.shape[-2]
+    return torch.cat([ref.attention(Q[i:i + tile], K[i:i + tile], V[i:i + tile], d_k)[0]
+                      for i in range(0, T, tile)], dim=0)
+
+
+def round86_mha_variants(X, W_Q, W_K, W_V, W_O, n_heads) -> dict:
+    """naming86 (blind86/87's q8): mha_qk_layer_norm, each head's queries and keys through F.layer_norm (no affine)
+    before attention, per head or over the whole projection before the split; mha_query_tiles_own_keys, the tokens
+    tiled in blocks of t rows (1 < t < T) and each tile of queries attending only to the same tile of keys and values;
+    mha_projection_inner_tail_dropped, X @ W accumulated over inner tiles of t columns counted with d_model // t, so
+    the last d_model % t columns of X (rows of W) never enter Q, K, V (and, /with_output, the output projection).
+    2-D inputs, d_model divisible by n_heads."""
+    out: dict = {}
+    if X.dim() != 2 or X.shape[-1] % n_heads:
+        return out
+    import torch.nn.functional as F
+    T, d_model = X.shape
+    d_k = d_model // n_heads
+    X64, Wq, Wk, Wv, Wo = X.double(), W_Q.double(), W_K.double(), W_V.double(), W_O.double()
+    Q, K, V = X64 @ Wq, X64 @ Wk, X64 @ Wv
+    cols = [slice(h * d_k, (h + 1) * d_k) for h in range(n_heads)]
+    per_head = [ref.attention(F.layer_norm(Q[:, c], (d_k,)), F.layer_norm(K[:, c], (d_k,)), V[:, c], d_k)[0]
+                for c in cols]
+    out["mha_qk_layer_norm"] = torch.cat(per_head, dim=-1) @ Wo
+    if n_heads > 1:
+        Qn, Kn = F.layer_norm(Q, (d_model,)), F.layer_norm(K, (d_model,))
+        whole = [ref.attention(Qn[:, c], Kn[:, c], V[:, c], d_k)[0] for c in cols]
+        out["mha_qk_layer_norm/whole"] = torch.cat(whole, dim=-1) @ Wo
+    for tile in range(2, min(T, 9)):
+        heads = [_block_diagonal_attention(Q[:, c], K[:, c], V[:, c], d_k, tile) for c in cols]
+        out[f"mha_query_tiles_own_keys/{tile}"] = torch.cat(heads, dim=-1) @ Wo
+    seen = set()
+    for tile in range(2, 9):
+        kept = d_model // tile * tile
+        if kept in (0, d_model) or kept in seen:
+            continue
+        seen.add(kept)
+        Qc, Kc, Vc = (X64[:, :kept] @ W[:kept] for W in (Wq, Wk, Wv))
+        heads = [ref.attention(Qc[:, c], Kc[:, c], Vc[:, c], d_k)[0] for c in cols]
+        cat = torch.cat(heads, dim=-1)
+        out[f"mha_projection_inner_tail_dropped/{kept}"] = cat @ Wo
+        out[f"mha_projection_inner_tail_dropped/{kept}_with_output"] = cat[:, :kept] @ Wo[:kept]
+    return out
+
+
+def _online_entropy(x: torch.Tensor, block: int, mode: str) -> torch.Tensor:
+    """The entropy of softmax(x) over the last dim computed online over chunks of `block` logits (running max m, sum l
+    of exp(s - m), sum t of s exp(s - m); H = m + log l - t / l) with the rescale exp(m_old - m_new) left off t only
+    ("t_missing"), off both ("missing"), or inverted on both ("inverted")."""
+    first = x[..., :block]
+    m = first.amax(dim=-1)
+    e = torch.exp(first - m.unsqueeze(-1))
+    l, t = e.sum(dim=-1), torch.where(e > 0, e * first, torch.zeros_like(e)).sum(dim=-1)
+    for s in range(block, x.shape[-1], block):
+        blk = x[..., s:s + block]
+        m_blk = blk.amax(dim=-1)
+        m_new = torch.maximum(m, m_blk)
+        alpha = torch.exp(m - m_new)
+        one = torch.ones_like(m)
+        a_l, a_t = {"t_missing": (alpha, one), "missing": (one, one), "inverted": (1 / alpha, 1 / alpha)}[mode]
+        e = torch.exp(blk - m_new.unsqueeze(-1))
+        l = l * a_l + e.sum(dim=-1)
+        t = t * a_t + torch.where(e > 0, e * blk, torch.zeros_like(e)).sum(dim=-1)
+        m = m_new
+    return m + torch.log(l) - t / l
+
+
+def online_entropy_replays(logits: torch.Tensor) -> dict:
+    """online_softmax_rescale_wrong for softmax_entropy (naming86, blind86 q4_online_entropy_second_accumulator_not_
+    rescaled): the entropy computed online over chunks of b logits (1 < b < T, at most 8) with the running sums'
+    rescale left off the second sum t, off both sums, or inverted (_online_entropy). Kept where finite, not the right
+    entropy and not a smaller chunk's replay."""
+    out: dict = {}
+    x = logits.double()
+    T = x.shape[-1] if x.dim() else 0
+    if x.numel() == 0 or T < 3 or not bool(torch.isfinite(x).all()):
+        return out
+    right = ref.softmax_entropy(x)
+    seen: list[torch.Tensor] = []
+    for block in range(2, min(T, 9)):
+        for mode in ("t_missing", "missing", "inverted"):
+            H = _online_entropy(x, block, mode)
+            if not bool(torch.isfinite(H).all()) or torch.allclose(H, right, rtol=1e-6, atol=1e-9) \
+                    or any(torch.allclose(H, h, rtol=1e-9, atol=1e-12) for h in seen):
+                continue
+            seen.append(H)
+            out[f"online_softmax_rescale_wrong/entropy_{mode}_{block}"] = H
+    return out
+
+
+def _chunk_sizes(func, n) -> list[int]:
+    """The integer constants 1 < c < n written in `func` (at most 8, in order) when it has a for/while loop: the
+    chunk sizes a streamed estimate may draw its samples in. [] otherwise."""
+    import ast
+    nodes = list(itertools.islice(ast.walk(func), 4000))
+    if not any(isinstance(x, (ast.For, ast.While)) for x in nodes):
+        return []
+    sizes: list[int] = []
+    for x in nodes:
+        if isinstance(x, ast.Constant) and type(x.value) is int and 1 < x.value < n and x.value not in sizes:
+            sizes.append(x.value)
+    return sizes[:8]
+
+
+def _rescaled_every_chunk(d_k, n, seed, chunk) -> list[float]:
+    """The variance of the dot products of q, k drawn chunk by chunk ((b, d_k) q then k per chunk) from a generator
+    seeded as the student's, its running sums of x and x^2 multiplied by 1/sqrt(d_k) and 1/d_k after every chunk;
+    unbiased (n - 1) and biased (n)."""
+    g = torch.Generator().manual_seed(seed)
+    s1 = s2 = 0.0
+    for start in range(0, n, chunk):
+        b = min(chunk, n - start)
+        q, k = torch.randn(b, d_k, generator=g), torch.randn(b, d_k, generator=g)
+        dots = (q * k).sum(dim=1).double()
+        s1 = (s1 + float(dots.sum())) / math.sqrt(d_k)
+        s2 = (s2 + float((dots * dots).sum())) / d_k
+    return [(s2 - s1 * s1 / n) / (n - 1), (s2 - s1 * s1 / n) / n]
+
+
+def raise_if_rescaled_every_chunk(v, d_k, n, seed, submission) -> None:
+    """variance_rescaled_every_chunk (naming86, blind86 q2_running_sums_rescaled_by_the_scale_after_every_chunk): the
+    scaled estimate is, to rounding, that of samples drawn in chunks of a size the source writes (a constant in a
+    function with a loop), whose running sums are multiplied by the scale after EVERY chunk (_rescaled_every_chunk),
+    and not the right variance of the same draws over d_k."""
+    func = _function_read(submission, "dot_product_variance")
+    if func is None or not isinstance(v, (int, float)):
+        return
+    for chunk in _chunk_sizes(func, n):
+        if not _replays(v, _rescaled_every_chunk(d_k, n, seed, chunk)):
+            continue
+        raise Misconception("variance_rescaled_every_chunk", f"for d_k = {d_k} with scaled=True the result {v:.4g} is "
+                            f"what the same generator's draws give in chunks of {chunk} with the running sums "
+                            f"multiplied by the scale after every chunk: " + describe("variance_rescaled_every_chunk"))
+
+
+def _running_sum_written(name) -> bool:
+    """Whether the running notebook's last `def name` (parsed, never run) calls a running sum: cumsum (torch, numpy or
+    a tensor's method) or itertools.accumulate."""
+    import ast
+    func = _function_read(None, name)
+    if func is None:
+        return False
+    return any(isinstance(x, ast.Call) and getattr(x.func, "attr", getattr(x.func, "id", "")) in ("cumsum", "accumulate")
+               for x in itertools.islice(ast.walk(func), 4000))

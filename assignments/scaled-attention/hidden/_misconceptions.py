@@ -962,7 +962,8 @@ MISCONCEPTIONS = {
                                     "must be multiplied by exp(m - m_new) (at most 1) before the new block is added; "
                                     "exp(m_new - m) inflates the earlier keys (and leaving it out keeps them at the "
                                     "old maximum), so the output is a wrong mix and the weights do not sum to 1; "
-                                    "use alpha = torch.exp(m - m_new) for both l and acc",
+                                    "use alpha = torch.exp(m - m_new) for both l and acc (an online entropy's "
+                                    "second running sum t, of s exp(s - m), needs the same factor as l)",
     "mha_fused_qkv_rows_stacked": "fusing the three projections with torch.cat([W_Q, W_K, W_V]) (dim 0 by default), "
                                   "which stacks the weights along the rows, (3 d_model, d_model), the layout of "
                                   "nn.MultiheadAttention's in_proj_weight, made for W @ x; X @ W needs them side "
@@ -1220,4 +1221,45 @@ MISCONCEPTIONS = {
                              "head's scale instead of the head width d_model // n_heads computed in the function "
                              "(a name left from a rename): every head is scaled by 1/sqrt of that global, right "
                              "only when it happens to equal the head width; pass the local head width",
+    # naming86: blind86/87's log-space, online and blockwise formulations
+    "online_softmax_exp_before_max_update": "taking each key block's exponentials exp(s - m) against the running max "
+                                            "before it is updated with that block's max: when a block raises the "
+                                            "maximum, its terms are too large by exp(m_new - m) while what came before "
+                                            "is rescaled to m_new, so output and normaliser are a wrong mix (and can "
+                                            "overflow); compute m_new = max(m, block max) first, then "
+                                            "p = exp(s - m_new)",
+    "softmax_shift_per_key_cummax": "shifting each score by the running max of the keys up to it (torch.cummax "
+                                    "along the keys) instead of by one value per row: a shift cancels in the softmax "
+                                    "only when it is the same for the whole row, so every key after a new maximum "
+                                    "is boosted; subtract the row max (the cummax's last column, or "
+                                    "amax(dim=-1, keepdim=True)) from every score",
+    "table_scaled_log_probs_divided": "dividing the raw log-probabilities by sqrt(d) for the scaled ones: log_softmax "
+                                      "is not linear (its logsumexp term does not scale with the logits), so "
+                                      "exp of those values no longer sums to 1 and H_scaled is not an entropy; "
+                                      "scale the scores first and take softmax_entropy(raw / sqrt(d))",
+    "entropy_zero_logits_masked": "treating a logit of exactly 0 as padding and masking it out of the softmax: a 0 "
+                                  "is a real logit (softmax_entropy gets no mask), so a row holding a 0 loses that "
+                                  "entry and an all-zero row, the uniform one whose entropy is ln T, gives 0; drop "
+                                  "the mask and take the softmax over every logit",
+    "mha_qk_layer_norm": "normalising each head's queries and keys (F.layer_norm, QK-norm) before attention: every "
+                         "query and key row is centred and rescaled, so the scores are no longer q.k / sqrt(d_k) of "
+                         "the projections; pass the Q and K slices to attention as they are",
+    "mha_query_tiles_own_keys": "tiling the tokens and letting each tile of queries attend only to the same tile of "
+                                "keys and values (the tile's row offset used for K and V too, block-diagonal "
+                                "attention): every query must see all T keys; tile the queries only and pass the "
+                                "whole K and V slices of the head",
+    "mha_projection_inner_tail_dropped": "accumulating X @ W over inner tiles of columns counted with floor division "
+                                         "(d_model // tile): when the tile does not divide d_model, the last "
+                                         "d_model % tile columns of X (rows of W) never enter the projection; count "
+                                         "the tiles with ceiling division, range(0, d_model, tile), or write X @ W",
+    "variance_rescaled_every_chunk": "applying the scale to the running sums after every chunk of samples (as an "
+                                     "online pass rescales what it has accumulated) instead of once: the earlier "
+                                     "chunks are shrunk again at each later one, so the sums are dominated by the "
+                                     "last chunk and the scaled variance comes out far below 1; accumulate the raw "
+                                     "sums and divide the final variance by d_k once",
+    "mha_head_offsets_inclusive_cumsum": "taking the head offsets from an inclusive running sum of the head widths "
+                                         "(cumsum gives d_k, 2 d_k, ..., d_model; wrapped by % d_model the last is "
+                                         "0): head h reads head h + 1's columns, so the heads come out rotated; the "
+                                         "starts are the exclusive sum 0, d_k, 2 d_k, ... (cumsum - widths, or "
+                                         "h * d_k)",
 }

@@ -2294,6 +2294,7 @@ def _judge(fn, Q, K, V, mask, got, what, expected=None):
             name_zeroed_everything(fn, Q, K, V, mask, got, what)      # one NaN zeroes it all (blind34)
         if (mask is not None and type(got) is torch.Tensor and got.shape == expected.shape
                 and got.dtype == expected.dtype and not torch.isfinite(got).all()):
+            name_online_blocks(Q, K, V, mask, got, expected, what)     # naming round 86: an unguarded running max
             name_nan(fn, Q, K, V, mask, got, what)
         if type(got) is torch.Tensor:
             if got.shape != expected.shape:
@@ -2308,6 +2309,7 @@ def _judge(fn, Q, K, V, mask, got, what, expected=None):
             if got.shape == expected.shape and got.dtype == expected.dtype and Q.dtype in (torch.float16, torch.bfloat16):
                 name_in_float64(fn, Q, K, V, mask, f"{what} is wrong")
             name_unnormalised_replay(Q, K, V, mask, got, expected, what)
+            name_online_blocks(Q, K, V, mask, got, expected, what)     # naming round 86: a slip of an online loop
             name_floored_sdpa(Q, K, V, mask, got, expected, what)
             name_scores_in_half(got, Q, K, V, mask, expected, what)       # round41
             name_denominator_epsilon(Q, K, V, mask, got, expected, what)   # round66: exp / (sum + 1e-9)
@@ -2926,6 +2928,7 @@ def check_large_scores(fn, Q, K, V, mask):
         judge_large_scores(fn, Q, K, V, mask, got)
     except AssertionError as failure:
         expected = ref.scaled_dot_product_attention(Q, K, V, mask)
+        name_online_blocks(Q, K, V, mask, got, expected, "the float16 output with large scores", large=True)  # round 86
         raise smallest(failure, fn, Q, K, V, mask, Failure.value(expected, got), close=large_scores_ok) from None
 
 
@@ -4044,6 +4047,7 @@ def name_not_normalised(got, x, dim, what):
     some slice does not sum to 1: the division by the sum is missing (whatever was subtracted first)."""
     if type(got) is not torch.Tensor or got.shape != x.shape or not got.dtype.is_floating_point:
         return
+    name_online_softmax(got, x, dim, what)      # naming round 86: an online sum's rescale left out or inverted
     g = got.detach().to(torch.float64)
     if not torch.isfinite(g).all() or (g < 0).any():
         return
@@ -5205,6 +5209,7 @@ def name_ratio_two(submission):
     with nothing showing the quadratic is cost_linear_in_T (blind.py's cost_ratio_linear: the same answers, the
     belief that doubling T doubles the cost); an expression with a ** that gives 2 is said, not named."""
     name_helper_args_swapped(submission)      # round74: madds(64, 2048) // madds(64, 1024) for def madds(T, d)
+    name_ratio_fixed_token_budget(submission)      # naming round 86: tokens // T sequences per batch
     form, quadratic = _ratio_written(submission)
     if form == "log" or (form == "literal" and quadratic):
         how = "a log of the growth factor" if form == "log" else "the exponent of T^2, as its comment says"
@@ -9201,6 +9206,7 @@ def name_probe_key_count(got, right, what, submission, widths=(), answers=("weig
     (B, T_q, n), right but for its key axis, where n is no size of the question's (neither B, T, d_k nor d_v) and
     the cell that assigns it writes n as a number (`T_q, T_k = 10, 12`): the probe's own key count, left from an
     experiment: probe_key_count_not_the_questions. Student text: parsed, never run."""
+    name_weights_shape_per_query(got, right, what)       # naming round 86: (B, T_q, 1), a per-query statistic
     if (len(right) != 3 or len(got) != 3 or tuple(got[:2]) != tuple(right[:2]) or got[2] in tuple(right)
             or got[2] in tuple(widths) or got[2] < 1):
         return
@@ -11078,3 +11084,324 @@ def name_module_habits(named, submission) -> None:
                 raise Misconception("write_into_discarded_copy", f"{said.split(';')[0]}; your `{line}` writes "
                                     "into a copy made on that line and never kept: "
                                     + describe("write_into_discarded_copy") + shown) from None
+
+
+# --- naming round 86 (blind86: log-space, online and blockwise formulations; blind87: code written for training) ------
+
+def name_weights_shape_per_query(got, right, what) -> None:
+    """q1 (naming round 86, blind86 q1_weights_shape_given_as_the_per_query_logsumexp_that_flash_attention_stores):
+    weights_shape (B, T_q, 1), right but for its key axis, which is 1: the shape of a reduction over the keys kept
+    with keepdim=True (a row's max, sum or log-sum-exp, the per-query statistic a memory-efficient kernel stores),
+    by its replay: right[:2] + (1,), which is no other shape of this question (T_k = 10 > 1)."""
+    got, right = tuple(got), tuple(right)
+    if what != "weights_shape" or len(right) != 3 or right[2] == 1 or got != right[:2] + (1,):
+        return
+    raise Misconception("weights_shape_per_query_statistic", f"weights_shape is {got}, one number per query, the "
+                        f"shape a reduction over the keys with keepdim=True gives, where the weights are {right}: "
+                        + describe("weights_shape_per_query_statistic"))
+
+
+_MODEL_WIDTH_NAME = re.compile(r"model|embed|hidden|d_out|n_embd|residual", re.IGNORECASE)
+_PROJECTION_WORDS = re.compile(r"\bout_proj\b|\bo_proj\b|\bW_?[oO]\b|\bc_proj\b|output projection", re.IGNORECASE)
+
+
+def name_output_after_projection(got, right, submission) -> None:
+    """q1 (naming round 86, blind87 q1_out_width_taken_after_the_output_projection_back_to_the_model_width): out_shape
+    (B, T_q, w), right but for its width, where w is not d_v AND the cell that assigns it shows an output projection
+    back to a model width (the last entry of out_shape's tuple a name such as d_model, embed_dim or hidden_size, or a
+    number or other plain name, not d_k's, in a cell that speaks of out_proj, W_O or an output projection; a width
+    read off a layer's weight keeps output_width_dk): output_after_projection. Here d_model = d_k = 64, so the number
+    alone is also output_width_dk, which stays where the source shows no model width. Student text: parsed, never
+    run."""
+    got, right = tuple(got), tuple(right)
+    if submission is None or len(got) != 3 or got[:2] != right[:2] or got[2] == right[2]:
+        return
+    try:
+        for source, tree in answer_cell_trees(submission, "out_shape"):
+            last = None
+            for n in ast.walk(tree):
+                if (isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "out_shape" for t in n.targets)
+                        and isinstance(n.value, (ast.Tuple, ast.List)) and len(n.value.elts) == 3):
+                    last = n.value.elts[2]
+            named = isinstance(last, ast.Name) and _MODEL_WIDTH_NAME.search(last.id) is not None
+            d_k_named = isinstance(last, ast.Name) and last.id.lower() in ("d_k", "dk", "d_q", "dq", "k_dim", "d_head")
+            typed = isinstance(last, ast.Constant) or (isinstance(last, ast.Name) and not d_k_named)
+            if named or (typed and _PROJECTION_WORDS.search(source[:20000])):
+                width = f" (your `{last.id}`)" if named and isinstance(last, ast.Name) else ""
+                raise Misconception("output_after_projection", f"out_shape is {got}: its width {got[2]}{width} is "
+                                    f"the model width after an output projection, where attention's output is "
+                                    f"{right}: " + describe("output_after_projection"))
+    except (RecursionError, MemoryError, ValueError):
+        return
+
+
+def _assignment_values(submission, answer: str):
+    """The value nodes of each assignment to `answer` in the cells that store it, with the defs of those cells by
+    name. Student text: parsed (bounded), never run."""
+    out: list[ast.expr] = []
+    defs: dict[str, ast.AST] = {}
+    for _segments, tree in _cell_trees(submission, answer):
+        for n in itertools.islice(ast.walk(tree), 4000):
+            if isinstance(n, ast.Assign):
+                if any(isinstance(t, ast.Name) and t.id == answer for t in n.targets):
+                    out.append(n.value)
+                elif len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) and isinstance(n.value, ast.Lambda):
+                    defs[n.targets[0].id] = n.value
+            elif isinstance(n, ast.FunctionDef):
+                defs[n.name] = n
+    return out, defs
+
+
+def _reached(value, defs):
+    """`value` and the bodies of the cell's defs it calls (one level, each once)."""
+    nodes = [value]
+    for c in ast.walk(value):
+        if isinstance(c, ast.Call) and isinstance(c.func, ast.Name) and c.func.id in defs and defs[c.func.id] not in nodes:
+            nodes.append(defs[c.func.id])
+    return nodes
+
+
+_TRAINING_WORDS = re.compile(r"backward|training step|train step|gradient|\bgrads?\b|dQ|dK", re.IGNORECASE)
+
+
+def name_madds_training_step(got, submission, T, d_k) -> None:
+    """q8 (naming round 86, blind87 q8_score_madds_counted_for_a_training_step_forward_plus_backward): score_madds =
+    3 T^2 d_k (the forward Q @ K^T and the two products of its backward, dQ = dS K and dK = dS^T Q) AND the
+    assignment that binds it (or a def it calls) multiplies by a literal 3, or the cell speaks of the backward
+    pass: madds_training_step. 3 T^2 d_k is no other count of this question. Student text: parsed, never run."""
+    if got != 3 * T * T * d_k or submission is None:
+        return
+    try:
+        values, defs = _assignment_values(submission, "score_madds")
+        three = any(isinstance(b, ast.BinOp) and isinstance(b.op, ast.Mult) and 3 in (_number(b.left), _number(b.right))
+                    for v in values for node in _reached(v, defs) for b in ast.walk(node))
+        cells = cells_of(submission)
+        words = any(_TRAINING_WORDS.search(cells[i][:20000]) for i in cells_assigning(cells, "score_madds"))
+    except (RecursionError, MemoryError, ValueError, SyntaxError):
+        return
+    if three or words:
+        raise Misconception("madds_training_step", f"score_madds is {got:,} = 3 x T^2 x d_k: "
+                            + describe("madds_training_step"))
+
+
+_BUDGET_NAME = re.compile(r"token|budget|batch|tpb", re.IGNORECASE)
+
+
+def _budget_division(node) -> bool:
+    """`budget // L` or `budget / L`: a name that reads as a token budget (or a number of at least 1024) divided by
+    a length (a name, or a small product with one)."""
+    if not (isinstance(node, ast.BinOp) and isinstance(node.op, (ast.FloorDiv, ast.Div))):
+        return False
+    left, right = node.left, node.right
+    budget = ((isinstance(left, ast.Name) and _BUDGET_NAME.search(left.id) is not None)
+              or (_number(left) is not None and (_number(left) or 0) >= 1024))
+    length = isinstance(right, ast.Name) or (isinstance(right, ast.BinOp) and isinstance(right.op, ast.Mult)
+                                             and any(isinstance(x, ast.Name) for x in (right.left, right.right)))
+    return budget and length
+
+
+def name_ratio_fixed_token_budget(submission) -> None:
+    """q8's cost_ratio == 2 (naming round 86, blind87 q8_cost_ratio_2_at_a_fixed_token_budget_per_batch): the value
+    that a batch held at a fixed token budget gives (tokens // T sequences of T^2 d_k each: T halves the batch as it
+    doubles) AND the assignment of cost_ratio (or a def it calls) divides such a budget by a length:
+    cost_ratio_fixed_token_budget, not cost_linear_in_T. Student text: parsed, never run."""
+    if submission is None:
+        return
+    try:
+        values, defs = _assignment_values(submission, "cost_ratio")
+        hit = next((unparse(b)[:60] for v in values for node in _reached(v, defs) for b in ast.walk(node)
+                    if _budget_division(b)), None)
+    except (RecursionError, MemoryError, ValueError, SyntaxError):
+        return
+    if hit is not None:
+        raise Misconception("cost_ratio_fixed_token_budget", f"cost_ratio is 2, for a batch whose size is a token "
+                            f"budget over the length (your `{hit}`): " + describe("cost_ratio_fixed_token_budget"))
+
+
+_ONLINE_BLOCKS = tuple(range(1, 17)) + (32, 64, 128)
+
+
+def _online_sdpa(Q, K, V, mask, block, *, rescale_acc=True, compound=False, guard=True, patch_empty=True):
+    """The online (FlashAttention-style) attention over key blocks of `block` keys, in float64, with one slip
+    where asked: the running output not rescaled (rescale_acc=False), 1/sqrt(d_k) folded into Q inside the loop
+    (compound=True), no guard for a running max of -inf (guard=False). patch_empty: queries with no visible key
+    get zeros (the reference's rows), else what the loop gives them."""
+    q, k, v = (t.detach().to(torch.float64) for t in (Q, K, V))
+    scale = 1.0 / math.sqrt(q.shape[-1])
+    T_k = k.shape[-2]
+    full = None if mask is None else torch.broadcast_to(mask, torch.broadcast_shapes(
+        mask.shape, q.shape[:-1] + (T_k,), k.shape[:-2] + (1, T_k)))
+    m = l = acc = None
+    for start in range(0, T_k, block):
+        if compound:
+            q = q * scale
+            s = q @ k[..., start:start + block, :].transpose(-2, -1)
+        else:
+            s = (q @ k[..., start:start + block, :].transpose(-2, -1)) * scale
+        if full is not None:
+            s = s.masked_fill(~full[..., start:start + block], float("-inf"))
+        top = s.amax(dim=-1, keepdim=True)
+        m_new = top if m is None else torch.maximum(m, top)
+        shift = torch.where(torch.isneginf(m_new), torch.zeros_like(m_new), m_new) if guard else m_new
+        p = torch.exp(s - shift)
+        if m is None or l is None or acc is None:
+            l, acc = p.sum(dim=-1, keepdim=True), p @ v[..., start:start + block, :]
+        else:
+            alpha = torch.exp(m - shift)
+            l = alpha * l + p.sum(dim=-1, keepdim=True)
+            acc = (alpha * acc if rescale_acc else acc) + p @ v[..., start:start + block, :]
+        m = m_new
+    if acc is None or l is None:
+        return None
+    out = acc / torch.where(l == 0, torch.ones_like(l), l) if guard else acc / l
+    if patch_empty and full is not None:
+        out = torch.where(full.any(dim=-1, keepdim=True), out, torch.zeros_like(out))
+    return out
+
+
+_ONLINE_SLIPS = {
+    "online_output_not_rescaled": {"rescale_acc": False},
+    "scale_compounds_per_block": {"compound": True},
+    "online_max_unguarded": {"guard": False},
+}
+
+
+def _near_with_nan(got, form, expected) -> bool:
+    """test_float16_large_scores's closeness (`near`) for a replay: NaN exactly where the replay has NaN, the rest
+    near it, and the replay not near the right answer."""
+    if form is None or form.shape != got.shape or not torch.isfinite(got).any():
+        return False
+    nan = torch.isnan(form)
+    if not torch.equal(nan, torch.isnan(got)) or not torch.isfinite(got[~nan]).all():
+        return False
+    if not nan.any() and near(form, expected):
+        return False
+    keep = ~nan.any(dim=-1, keepdim=True).expand_as(nan)
+    return bool(keep.any()) and near(got[keep], form[keep])
+
+
+def _nan_rows_not_other_shift(got, Q, K, mask) -> bool:
+    """Whether got's NaN rows (among the queries with a visible key) are neither those of a shift by the first key's
+    score (the queries whose key 0 is masked) nor those of a shift by a middle score, the median or a k-th smallest
+    (the queries with at least k of their n keys masked, k near n / 2): those shifts give NaN rows too, and a
+    running max of -inf is told only where the NaN rows cannot be theirs."""
+    if mask is None:
+        return False
+    full = torch.broadcast_to(mask, torch.broadcast_shapes(mask.shape, Q.shape[:-1] + (K.shape[-2],),
+                                                           K.shape[:-2] + (1, K.shape[-2])))
+    nan_rows = torch.isnan(got).any(dim=-1)
+    seen = full.any(dim=-1)
+    if nan_rows.shape != full.shape[:-1] or not bool((nan_rows & seen).any()):
+        return False
+    n = full.shape[-1]
+    masked = (~full).sum(dim=-1)
+    others = [~full[..., 0]] + [masked >= k for k in {(n - 1) // 2 + 1, n // 2 + 1, n // 2, (n + 1) // 2}]
+    return not any(bool(((nan_rows == o) | ~seen).all()) for o in others)
+
+
+def name_online_blocks(Q, K, V, mask, got, expected, what, large=False) -> None:
+    """q5 (naming round 86, blind86's FlashAttention-style loops over key blocks of 4): the output equals, on this
+    input, an online softmax over key blocks of some size with one slip, and that replay is not the right answer:
+    the running output acc not rescaled by exp(m_old - m_new) where the running sum is (online_output_not_rescaled),
+    the scale folded into Q inside the loop so it compounds per block (scale_compounds_per_block), or no guard for a
+    running max of -inf, so a query whose first blocks are all masked turns NaN (online_max_unguarded; the rows with
+    no visible key at all taken as zeros or as the loop leaves them). Each slip is tried on every block size from 1
+    to 16 and 32, 64, 128 below T_k; only one slip may match. large: test_float16_large_scores's closeness (near).
+    """
+    if (type(got) is not torch.Tensor or type(expected) is not torch.Tensor or got.shape != expected.shape
+            or not all(type(t) is torch.Tensor for t in (Q, K, V)) or Q.dim() < 2 or K.dim() < 2):
+        return
+    T_k = K.shape[-2]
+    hits: dict[str, int] = {}
+    try:
+        for key, slip in _ONLINE_SLIPS.items():
+            if key == "online_max_unguarded" and not _nan_rows_not_other_shift(got, Q, K, mask):
+                continue
+            for block in (b for b in _ONLINE_BLOCKS if 1 < b < T_k):
+                forms = {f"{key}/{patch}": _online_sdpa(Q, K, V, mask, block, patch_empty=patch, **slip)
+                         for patch in ((True, False) if key == "online_max_unguarded" else (True,))}
+                forms = {k: (f.to(expected.dtype) if f is not None else None) for k, f in forms.items()}
+                if (any(_near_with_nan(got, f, expected) for f in forms.values()) if large
+                        else matching_variants(got, forms, expected.dtype, expected=expected)):
+                    hits.setdefault(key, block)
+                    break
+    except (RuntimeError, ValueError, TypeError):
+        return
+    if len(hits) != 1:
+        return
+    (key, block), = hits.items()
+    # a NaN pattern can fit smaller blocks too (the first block that hides every key of a row): no size said there
+    blocks = "blocks of keys" if key == "online_max_unguarded" else f"blocks of {block} keys"
+    raise Misconception(key, f"{what} is wrong: it matches, on this input, an online softmax over {blocks} in "
+                        "which " + describe(key))
+
+
+def _online_softmax(x, dim, block, slip):
+    """The softmax along `dim` as an online (one-pass) normaliser over blocks of `block` entries, in float64, with
+    one slip: the running sum never rescaled when a later block raises the running max ("online_sum_not_rescaled":
+    the max overwritten before exp(m_old - m_new) is taken gives 1), or rescaled by exp(m_new - m_old)
+    ("online_sum_rescale_inverted"). A running max of -inf shifts by 0."""
+    z = x.detach().to(torch.float64).movedim(dim, -1)
+    m = s = None
+    for start in range(0, z.shape[-1], block):
+        blk = z[..., start:start + block]
+        top = blk.amax(dim=-1, keepdim=True)
+        m_new = top if m is None else torch.maximum(m, top)
+        safe = torch.where(torch.isneginf(m_new), torch.zeros_like(m_new), m_new)
+        part = torch.exp(blk - safe).sum(dim=-1, keepdim=True)
+        if m is None or s is None:
+            s = part
+        else:
+            old = torch.where(torch.isneginf(m), torch.zeros_like(m), m)
+            factor = torch.ones_like(s) if slip == "online_sum_not_rescaled" else torch.exp(safe - old)
+            s = s * factor + part
+        m = m_new
+    if m is None or s is None:
+        return None
+    safe = torch.where(torch.isneginf(m), torch.zeros_like(m), m)
+    return (torch.exp(z - safe) / s).movedim(-1, dim)
+
+
+def name_online_softmax(got, x, dim, what) -> None:
+    """q3 (naming round 86, blind86 q3_online_sum_rescaled_by_exp_of_new_max_minus_old_max_the_wrong_sign and
+    q3_running_max_overwritten_before_the_old_sum_is_rescaled): stable_softmax's result equals, on this input, an
+    online softmax over blocks of some size (1 to 16, 32, 64, 128, below the slice's length) whose running sum is
+    not rescaled when a later block raises the max (online_sum_not_rescaled), or is rescaled by the inverse factor
+    exp(m_new - m_old) (online_sum_rescale_inverted), and that replay is not the right softmax; only one slip may
+    match. Called before weights_not_normalised, which these slips also are (the right softmax times a factor per
+    slice), so the step that makes the factor is said."""
+    if (type(got) is not torch.Tensor or type(x) is not torch.Tensor or got.shape != x.shape
+            or not got.dtype.is_floating_point or x.dim() == 0):
+        return
+    try:
+        expected = ref.stable_softmax(x, dim)
+        n = x.shape[dim]
+        hits: dict[str, int] = {}
+        for slip in ("online_sum_not_rescaled", "online_sum_rescale_inverted"):
+            for block in (b for b in _ONLINE_BLOCKS if b < n):
+                form = _online_softmax(x, dim, block, slip)
+                if form is not None and matching_variants(got, {slip: form.to(x.dtype)}, x.dtype, expected=expected):
+                    hits.setdefault(slip, block)
+                    break
+    except (RuntimeError, ValueError, TypeError, IndexError):
+        return
+    if len(hits) == 1:
+        (key, block), = hits.items()
+        raise Misconception(key, f"{what} is wrong: it matches, on this input, an online softmax over blocks of "
+                            f"{block} entries in which " + describe(key))
+
+
+def name_tiled_triangle(t, T_q, T_k, what) -> None:
+    """q4 (naming round 86, blind86 q4_diagonal_tiles_triangle_copied_into_the_tiles_below_the_diagonal_too): a
+    causal mask built tile by tile (tiles of 2 to 32) whose tiles at or left of the diagonal all get the tile's
+    lower triangle, where only the diagonal tiles need it and the tiles wholly below it must be all True, by the
+    replay (j // n <= i // n and j % n <= i % n), which differs from the right mask once T_q > n:
+    tile_triangle_below_diagonal."""
+    T_k = T_q if T_k is None else T_k
+    if type(t) is not torch.Tensor or tuple(t.shape) != (T_q, T_k):
+        return
+    i, j = torch.arange(T_q)[:, None], torch.arange(T_k)[None, :]
+    for n in range(2, min(33, T_q)):
+        if bool((t == ((j // n <= i // n) & (j % n <= i % n))).all()):
+            raise Misconception("tile_triangle_below_diagonal", f"{what} is wrong: it matches a mask built in "
+                                f"{n} x {n} tiles in which " + describe("tile_triangle_below_diagonal"))

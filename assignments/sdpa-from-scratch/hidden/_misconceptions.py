@@ -1114,6 +1114,53 @@ MISCONCEPTIONS = {
                                 "tensor's numbers in memory order, so for any dim but the last they land in the "
                                 "wrong cells. Move the axis back the way it came (.movedim(-1, dim), or the same "
                                 "transpose again), or reduce along dim directly (x.amax(dim=dim, keepdim=True))",
+    # naming round 86 (blind86, blind87)
+    "weights_shape_per_query_statistic": "giving the shape of a per-query statistic (a reduction over the keys kept "
+                                         "with keepdim=True: a row's max, sum or log-sum-exp, the one number per "
+                                         "query that a memory-efficient kernel stores to rebuild the weights) for the "
+                                         "weight matrix's: the weights hold one number per (query, key) pair, so their "
+                                         "last axis is T_k: (B, T_q, T_k)",
+    "output_after_projection": "giving attention's output the model width it has after an output projection "
+                               "(out_proj = nn.Linear(d_v, d_model), W_O) of a transformer block: the question's "
+                               "attention has no projection, each query's output is a mixture of rows of V, so its "
+                               "width is V's, d_v: (B, T_q, d_v)",
+    "madds_training_step": "counting the multiply-adds of a training step (the forward Q @ K^T plus the two products "
+                           "of the same size in its backward pass, dQ = dS K and dK = dS^T Q: 3 x T^2 d_k) where the "
+                           "question asks for computing Q @ K.T once: T * T * d_k",
+    "cost_ratio_fixed_token_budget": "taking the growth factor for a training batch held at a fixed token budget "
+                                     "(tokens // T sequences per batch): doubling T halves the number of sequences, "
+                                     "so the batch's cost only doubles. The question is about one head and one "
+                                     "sequence, whose Q @ K.T cost T^2 d_k grows by (2T)^2 / T^2 = 4: drop the "
+                                     "budget and compare one sequence's counts",
+    "online_output_not_rescaled": "when a later key block raises a query's running max, the running sum l is "
+                                  "rescaled by exp(m_old - m_new) but the running output acc is not: both were "
+                                  "summed relative to the old max, so the earlier blocks' values keep too much "
+                                  "weight. Rescale acc by the same factor before adding the block "
+                                  "(acc = alpha * acc + p @ V_blk)",
+    "scale_compounds_per_block": "the 1/sqrt(d_k) scale is folded into Q (Q = Q * scale) inside the loop over key "
+                                 "blocks, so the already scaled Q is scaled again at every block and block b's "
+                                 "scores are divided by sqrt(d_k)^(b + 1). Scale once, before the loop (or scale "
+                                 "each block's scores, not Q)",
+    "online_max_unguarded": "the running max is still -inf for a query whose keys so far are all masked, and it is "
+                            "used as the shift: exp(-inf - (-inf)) is NaN, which the running sum and output carry "
+                            "through every later block even when later keys are visible. Shift by 0 where the "
+                            "running max is -inf (torch.where(torch.isneginf(m_new), 0, m_new)) for the "
+                            "exponentials and the rescale factor",
+    "online_sum_not_rescaled": "when a later block raises the running max, the running sum of exp(x - m) is not "
+                               "rescaled to the new max (the max overwritten before exp(m_old - m_new) is taken "
+                               "makes the factor exp(0) = 1): the earlier blocks' terms stay relative to the old "
+                               "max, the sum is too large and the slice sums to less than 1. Compute m_new, "
+                               "multiply the old sum by exp(m_old - m_new), then set m = m_new",
+    "online_sum_rescale_inverted": "when a later block raises the running max, the running sum is multiplied by "
+                                   "exp(m_new - m_old), the inverse of the rescale: the terms summed so far are "
+                                   "relative to the old max, and moving them to the new max shrinks them by "
+                                   "exp(m_old - m_new) (at most 1). Multiply by exp(m_old - m_new)",
+    "tile_triangle_below_diagonal": "every tile at or left of the diagonal gets the tile's lower triangle, but "
+                                    "only the tiles ON the diagonal need it: a tile wholly below the diagonal "
+                                    "holds keys that come before all of its queries, so it must be all True "
+                                    "(query 4 sees keys 0 to 4, not only key 0 and key 4 with 4 x 4 tiles). "
+                                    "Give the tiles below the diagonal all True and only the diagonal tiles "
+                                    "the triangle, or build the mask as a whole: j <= i (torch.tril)",
     # rules
     "forbidden_api": "calling an API this assignment forbids (F.scaled_dot_product_attention) instead of "
                      "implementing it",

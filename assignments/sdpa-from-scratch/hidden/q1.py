@@ -202,9 +202,8 @@ def test_out_shape(out_shape, submission=None):
     got = expect_shape(out_shape, "out_shape")
     diag.name_shape_reads(got, ref.out_shape, "out_shape", submission)       # round55: y = x, then y[i] = ...; round76: [2 - 1]
     if got == ref.weights_shape:
-        # round44 (blind43): a shape has no values to check, so (4, 10, 10) is the weights' shape only by its
-        # entries; where the cell's last entry is len(x[i]) (x[i]'s rows, T_k = 10, one level short of the width)
-        # that is the reason, and a len() elsewhere in the tuple is said without a name (no guess)
+        # round44 (blind43): (4, 10, 10) is the weights' shape by its entries only; a last entry len(x[i]) (x[i]'s
+        # rows, T_k = 10, one level short of the width) is the reason; a len() elsewhere in the tuple is said unnamed
         short = diag.len_one_level_short(submission, "out_shape")
         if short is not None:
             raise Misconception("len_counts_rows_not_width", f"out_shape is {got}: its last entry, {short}, is "
@@ -217,6 +216,7 @@ def test_out_shape(out_shape, submission=None):
         raise Misconception("weights_as_output", "out_shape is the shape of the weight matrix, "
                             "not of the output: the weights still multiply V")
     if len(got) == 3 and got[:2] == ref.out_shape[:2] and got[2] == 64:
+        diag.name_output_after_projection(got, ref.out_shape, submission)     # naming round 86: a model width
         raise Misconception("output_width_dk", "out_shape takes its last dimension from d_k; the output width comes "
                             "from V" + diag.helper_slots_crossed(submission, "out_shape"))
     diag.name_key_axis_kept(got, ref.out_shape, INPUTS["K"][-2], "out_shape")

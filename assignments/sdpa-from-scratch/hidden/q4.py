@@ -123,6 +123,7 @@ def _check(fn, T_q, T_k, long=False, submission=None):
     if bool((t == ~expected).all()):     # triu(diagonal=1): True on the blocked keys (nn.Transformer's convention)
         raise Misconception("inverted_mask", f"{what} is True on the keys a query may not see: it matches "
                             + describe("inverted_mask"))
+    diag.name_tiled_triangle(t, T_q, T_k, what)     # naming round 86: every tile below the diagonal a triangle
     diag.name_mask_filled_column_major(fn, t, T_q, T_k, what)     # round72: product(keys, queries) reshaped row-major
     for key, wrong in ref.causal_mask_variants(T_q, T_k).items():
         if bool((t == wrong).all()):

@@ -172,6 +172,7 @@ def test_score_madds(score_madds, attn_entries=None, submission=None):
         raise Misconception("madds_counted_twice", f"score_madds is {got}, twice the multiply-adds of Q @ K.T "
                             f"(T^2 x {2 * D_K}{', to 4 digits as a FLOP count prints it' * (got == g4)}): "
                             + diag.madds_twice_cause(submission))     # round70: a helper's factor 2, by source
+    diag.name_madds_training_step(got, submission, T, D_K)     # naming round 86: 3 T^2 d_k, forward plus backward
     if got in (T * T * (D_K - 1), T * T * (2 * D_K - 1)):
         raise Misconception("madds_counts_additions", f"score_madds is {got}, T^2 x "
                             f"{got // (T * T)}: " + describe("madds_counts_additions"))
