@@ -108,7 +108,7 @@ MISCONCEPTIONS: dict[str, str] = {
                                 "call, or key it by every input it depends on",
     "forbidden_api": "calling an API this assignment forbids (F.scaled_dot_product_attention) instead of "
                      "implementing it",
-    "not_vectorised": "Python loops over rows, queries or batch entries instead of batched tensor operations",
+    "not_vectorised": "Python loops over rows, queries, small blocks of keys or batch entries instead of batched tensor operations",
     "gpu_only_failure": "code that works on the CPU but fails on the GPU: tensors created inside the "
                         "function on the CPU (no device=...), host-only calls such as .numpy(), or "
                         "legacy constructors such as torch.FloatTensor",

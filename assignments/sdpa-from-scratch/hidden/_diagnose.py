@@ -2970,7 +2970,7 @@ def check_vectorised(fn, cases, rng, limit):
         try:
             call(assert_vectorised, fn, ref.scaled_dot_product_attention, [case], rng=rng, limit=limit, what=FN,
                  variants=variants, verified_by=verified,
-                 advice="replace Python loops over rows, queries or batch entries by batched tensor operations")
+                 advice="replace Python loops over rows, queries, small blocks of keys or batch entries by batched tensor operations")
         except StudentCodeError as e:
             if e.message.startswith("expected a tensor") or (case is cases[-1] and not ran):
                 # a tuple, or a crash on every case: the rule tests' input says what it is

@@ -1164,5 +1164,5 @@ MISCONCEPTIONS = {
     # rules
     "forbidden_api": "calling an API this assignment forbids (F.scaled_dot_product_attention) instead of "
                      "implementing it",
-    "not_vectorised": "Python loops over rows, queries or batch entries instead of batched tensor operations",
+    "not_vectorised": "Python loops over rows, queries, small blocks of keys or batch entries instead of batched tensor operations",
 }
