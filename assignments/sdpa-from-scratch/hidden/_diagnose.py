@@ -11229,7 +11229,7 @@ def _online_sdpa(Q, K, V, mask, block, *, rescale_acc=True, compound=False, guar
     q, k, v = (t.detach().to(torch.float64) for t in (Q, K, V))
     scale = 1.0 / math.sqrt(q.shape[-1])
     T_k = k.shape[-2]
-    full = None if mask is None else torch.broadcast_to(mask, torch.broadcast_shapes(
+    full = None if mask is None else torch.broadcast_to(mask, _grading_checks.broadcast_shape(
         mask.shape, q.shape[:-1] + (T_k,), k.shape[:-2] + (1, T_k)))
     m = l = acc = None
     for start in range(0, T_k, block):
@@ -11287,7 +11287,7 @@ def _nan_rows_not_other_shift(got, Q, K, mask) -> bool:
     running max of -inf is told only where the NaN rows cannot be theirs."""
     if mask is None:
         return False
-    full = torch.broadcast_to(mask, torch.broadcast_shapes(mask.shape, Q.shape[:-1] + (K.shape[-2],),
+    full = torch.broadcast_to(mask, _grading_checks.broadcast_shape(mask.shape, Q.shape[:-1] + (K.shape[-2],),
                                                            K.shape[:-2] + (1, K.shape[-2])))
     nan_rows = torch.isnan(got).any(dim=-1)
     seen = full.any(dim=-1)
