@@ -386,3 +386,11 @@ def qkv_param_count(d_model, d_k, d_v, with_output=False):
     return sum(r * c for r, c in shapes)
 '''
     assert_full_marks(_graded(grader, {PARAMS: cell}))
+
+
+def test_a_capped_sum_too_deep_to_write_back_is_still_graded(grader: Grader) -> None:
+    """The q11 quote of `min(T, 1 + 1 + ... + 1)`, 400 terms (which parses, and which ast.unparse cannot write back
+    within the recursion limit: red-team round 67's kind) is cut, not the grader's failure: the grade goes on and
+    q11 still loses its point, told by rank_from_size_arithmetic."""
+    cell = "max_rank_S = min(100, " + " + ".join(["1"] * 400) + ")\nrank_S_lesson = 2\n"
+    assert_named(_graded(grader, {RANK: cell}), "rank_from_size_arithmetic", "q11")

@@ -9078,10 +9078,11 @@ def raise_if_rank_capped_arithmetic(submission: object, name: str, T: int) -> No
     if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "min"
             and len(value.args) == 2 and not value.keywords):
         return
+    from autograder.grading.pyparse import unparse   # bounded: ast.unparse of 400 terms ends in RecursionError
     sums = [a for a in value.args if isinstance(a, ast.BinOp) and isinstance(a.op, (ast.Mult, ast.Add))]
     if len(sums) == 1:
         raise Misconception("rank_from_size_arithmetic", f"max_rank_S is {T}, the number of tokens, as the cap of "
-                            f"`{ast.unparse(value)[:80]}`: the other bound, `{ast.unparse(sums[0])[:40]}`, is a sum or "
+                            f"`{unparse(value)[:80]}`: the other bound, `{unparse(sums[0])[:40]}`, is a sum or "
                             "product of sizes (ranks added up over tiles or pieces of S, say), which is no bound on "
                             "the rank: every piece of S = Q K^T passes through the same d_k dimensions. "
                             + describe("rank_from_size_arithmetic"))
