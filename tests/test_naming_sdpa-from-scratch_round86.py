@@ -245,3 +245,13 @@ def test_each_online_softmax_slip_is_named_on_q3(grader, key, cells):
 def test_a_triangle_in_every_tile_below_the_diagonal_is_named(grader, cells):
     failed = assert_named(_graded(grader, cells), "tile_triangle_below_diagonal", ("q4", "q6"), also=("one_edit_fix",))
     assert any(k == "tile_triangle_below_diagonal" and "tiles" in m for _q, _t, k, m in failed), failed
+
+
+def test_a_long_model_width_name_is_quoted_cut(grader):
+    """output_after_projection quotes the tuple's last name, the student's own: a 3000-character `embed_dim...` is cut
+    to 40 characters in the message, not copied whole into the report."""
+    name = "embed_dim_" + "x" * 3000
+    failed = assert_named(_graded(grader, _shapes(f"B, T, {name} = 4, 10, 64\nweights_shape = (B, T, T)\n"
+                                                  f"out_shape = (B, T, {name})\n")), "output_after_projection", "q1")
+    told = [m for _q, _t, k, m in failed if k == "output_after_projection"]
+    assert told and all("x" * 41 not in m for m in told), told

@@ -11127,7 +11127,9 @@ def name_output_after_projection(got, right, submission) -> None:
             d_k_named = isinstance(last, ast.Name) and last.id.lower() in ("d_k", "dk", "d_q", "dq", "k_dim", "d_head")
             typed = isinstance(last, ast.Constant) or (isinstance(last, ast.Name) and not d_k_named)
             if named or (typed and _PROJECTION_WORDS.search(source[:20000])):
-                width = f" (your `{last.id}`)" if named and isinstance(last, ast.Name) else ""
+                name = last.id if named and isinstance(last, ast.Name) else ""
+                shown = name if len(name) <= 40 else name[:37] + "..."   # the student's own name, cut
+                width = f" (your `{shown}`)" if shown else ""
                 raise Misconception("output_after_projection", f"out_shape is {got}: its width {got[2]}{width} is "
                                     f"the model width after an output projection, where attention's output is "
                                     f"{right}: " + describe("output_after_projection"))
