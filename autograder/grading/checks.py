@@ -1637,10 +1637,10 @@ def _dropout_modules(cells: Sequence[str], what: str, first: bool = False,
     `first`: the first found only (is there one). `via`: the use's path; where it ends in a class that stores
     into the attribute itself, only that class's stores (red-team round 144: another class's nn.Dropout(0.5) in an
     attribute of the same name hid the rate 0 of the one called)."""
-    from autograder.grading.source_checks import class_stores, imported_from, stored_values
+    from autograder.grading.source_checks import class_stores, imported_names, stored_values
     if not what.startswith("`") or "." not in what.split("`")[1]:
         return None
-    if imported_from(cells, what.split("`")[1].split(".")[0]):
+    if imported_names(cells, what.split("`")[1].split(".")[0]):
         return None     # `torch.nn.functional.dropout`, `F.dropout`: a module's function, not a stored module
     values = (class_stores(cells, via[-1], _called_name(what)) if via and via[-1].isidentifier() else None) or \
         stored_values(cells, _called_name(what))
@@ -1648,6 +1648,13 @@ def _dropout_modules(cells: Sequence[str], what: str, first: bool = False,
     found = (n for n in itertools.islice(nodes, 20000)    # red-team round 144: every store of a name, bounded
              if isinstance(n, ast.Call) and _RANDOM_SOURCES[0].called.fullmatch(_func_name(n)))
     return list(itertools.islice(found, 1 if first else None)) or None
+
+
+def _root_name(node: ast.expr) -> str:
+    """The name an attribute chain starts from (`self` of `self.drop.p`), "" where it starts elsewhere (a call)."""
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return node.id if isinstance(node, ast.Name) else ""
 
 
 def _func_name(call: ast.Call) -> str:
@@ -1743,10 +1750,7 @@ def _functional_dropouts(cells: Sequence[str]) -> tuple[set[int], set[int]]:
     for call in notebook_calls(cells):
         f = call.func
         if isinstance(f, ast.Attribute) and functional.fullmatch(f.attr):
-            root: ast.expr = f.value
-            while isinstance(root, ast.Attribute):
-                root = root.value
-            key = (root.id if isinstance(root, ast.Name) else "", f.attr)
+            key = (_root_name(f.value), f.attr)
         elif isinstance(f, ast.Name):
             key = (f.id, "")
         else:
@@ -1776,10 +1780,7 @@ def _module_calls(cells: Sequence[str]) -> set[int]:
     for c in notebook_calls(cells):
         if not isinstance(c.func, ast.Attribute) or "dropout" not in c.func.attr.lower():
             continue     # find_use matches no other name, so no other needs skipping
-        root = c.func.value
-        while isinstance(root, ast.Attribute):
-            root = root.value
-        key = (root.id if isinstance(root, ast.Name) else "", c.func.attr)
+        key = (_root_name(c.func.value), c.func.attr)
         if key not in held:
             held[key] = _dropout_modules(cells, f"`{key[0] or '_'}.{key[1]}`", first=True) is not None
         if held[key]:

@@ -1190,19 +1190,10 @@ def notebook_calls(cells: Sequence[str]) -> list[ast.Call]:
     return [call for call, _chain in _parsed(tuple(cells)).calls]
 
 
-def imported_from(cells: Sequence[str], name: str) -> set[str]:
-    """The modules a cell-level `import` binds `name` from (empty where the notebook also binds it to code; a
-    store into an attribute of it, a "mutation", leaves it the module)."""
-    bindings = [b for b in _parsed(tuple(cells)).bindings.get(name, []) if b.kind != "mutation"]
-    if not bindings or any(b.kind != "import" for b in bindings):
-        return set()
-    return {b.module for b in bindings}
-
-
 def imported_names(cells: Sequence[str], name: str) -> set[str]:
     """What a cell-level `import` binds `name` to, dotted (`from torch.nn.functional import dropout as d`:
-    "torch.nn.functional.dropout"; `import torch.nn.functional as F`: "torch.nn.functional"); empty as for
-    imported_from."""
+    "torch.nn.functional.dropout"; `import torch.nn.functional as F`: "torch.nn.functional"); empty where the
+    notebook also binds `name` to code (a store into an attribute of it, a "mutation", leaves it the module)."""
     bindings = [b for b in _parsed(tuple(cells)).bindings.get(name, []) if b.kind != "mutation"]
     if not bindings or any(b.kind != "import" for b in bindings):
         return set()
