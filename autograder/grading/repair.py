@@ -25,6 +25,11 @@ between calls (a `global` it assigns, a module-level cache it fills) holds what 
 fix of such a function is run again with that state fresh, bound as the notebook first binds it (_state_steered), and
 where no fix holds from there (`if _buf is None:` made `is not None`, right only because an earlier call had filled
 `_buf`) the student reads that the function keeps state between calls (STATE_KEY), not the edit (issue 21, blind63).
+A fix is also run on STRESSED copies of the function's wrong calls (floating tensors scaled x40 and x1000; masks,
+probabilities, integers and bools as they are) beside the reference and the student's own function (_stress_held): an edit that
+only passes the tests' moderate inputs (`s` for `s - running_max`, a running max frozen at its first block's value)
+answers inf/NaN there where both stay finite, and is none (blind86); where every fix is so dropped the failure stays
+unnamed. A right fix in code that never shifts overflows where the student's own function does too, and is kept.
 The edited copies run in the student's worker under names of the
 grader's own (`_ag_fix_<token>_<n>`), after every test has run, inside `optional_calls`: nothing here
 changes a score, and a copy that runs away is cut off at the deadline. The search's budget is CPU time
@@ -1713,6 +1718,123 @@ def _kept_right(calls: Sequence[Any], namespace: Any, same: str, clock: SearchCl
 _REFUSED = object()     # the reference raised on the call
 
 
+STRESS_FACTORS = (40.0, 1000.0)  # floating tensor arguments scaled by each: an exp left unshifted, or shifted by a stale
+                                  # or frozen max, overflows there where the reference's stays finite (_stress_held)
+STRESS_CALLS = 2          # recorded calls (the search's, wrong ones first) each fix is stressed on
+STRESS_LARGEST = 1e4      # a tensor holding a value past this (an additive mask's finfo.min, -1e9) is not scaled
+
+
+def _stressed(v: Any, factor: float) -> Any:
+    """A copy of the argument `v` with each floating tensor in it times `factor`; integers, bools, generators, and
+    floating tensors that are masks or probabilities (every value in [0, 1], or one past STRESS_LARGEST, or not
+    finite) left alone: weights scaled x40 are no weights, and an edit right on every row of probabilities (`A > 1` for
+    `A < 1`, where only A > 1 breaks it) is a fix of the function as the notebook calls it."""
+    if isinstance(v, torch.Tensor):
+        if not v.is_floating_point() or v.numel() == 0:
+            return v.clone()
+        with torch.no_grad():
+            values = v.detach()
+            if (not bool(torch.isfinite(values).all()) or float(values.abs().max()) > STRESS_LARGEST
+                    or bool(((values >= 0) & (values <= 1)).all())):
+                return v.clone()    # a mask, or probabilities (attention weights): their scale is not free
+            return (v * factor).to(v.dtype)
+    if type(v) is dict:
+        return {k: _stressed(x, factor) for k, x in v.items()}
+    if type(v) in (tuple, list):
+        return type(v)(_stressed(x, factor) for x in v)
+    return _copies(v)
+
+
+def _leaves(v: Any) -> list[Any]:
+    """The tensors and numbers of an answer, in order (a tuple's, a list's, a dict's values)."""
+    if isinstance(v, dict):
+        return [x for k in v for x in _leaves(v[k])]
+    if isinstance(v, (tuple, list)):
+        return [x for e in v for x in _leaves(e)]
+    return [v]
+
+
+def _finite(v: Any) -> bool | None:
+    """Whether a leaf of an answer is finite everywhere (None: neither a floating tensor nor a float)."""
+    if isinstance(v, torch.Tensor):
+        if not (v.is_floating_point() or v.is_complex()):
+            return None
+        return bool(torch.isfinite(v.detach()).all())
+    if isinstance(v, float):
+        return math.isfinite(v)
+    return None
+
+
+def _broken_leaves(got: Any, reference: Any, original: Any) -> bool:
+    """Whether `got` (a fix's copy on a stressed call) is not finite in a part of the answer (a leaf: the output, or
+    the weights of an (output, weights) pair) that both the reference and the student's own function answer finite."""
+    mine, want, before = _leaves(got), _leaves(reference), _leaves(original)
+    if not (len(mine) == len(want) == len(before)):
+        return False
+    for g, w, o in zip(mine, want, before):
+        if _finite(w) is not True or _finite(o) is not True or _finite(g) is not False:
+            continue
+        if isinstance(g, torch.Tensor) and (not isinstance(w, torch.Tensor) or g.shape != w.shape):
+            continue
+        return True
+    return False
+
+
+def _stress_held(calls: Sequence[Any], namespace: Any, same: str, clock: SearchClock, cut_short: type[BaseException],
+                 reference: Callable[..., Any] | None) -> Callable[[str], bool]:
+    """Whether a fix's copy (by name) holds beyond the recorded inputs: on each of the calls (at most STRESS_CALLS)
+    with its floating tensors scaled up (_stressed, by each STRESS_FACTORS), the copy is finite in every part of the
+    answer where the reference's answer is finite and so is the unedited function's (`same`). An edit that only
+    passes the tests' moderate inputs fails there: one that drops the shift of an exp (`scores` for `scores -
+    running_max`), or freezes a running max at its first block's value, is right on every recorded call and
+    overflows to inf/NaN where the student's own code, shifting by a max that moves, and the reference did not
+    (blind86). A call the reference or the student's function refuses, or answers not finite there, tells nothing: a
+    right fix of a slip in code that never shifts (`dim=0` for `dim=-1` before `exp(s) / exp(s).sum(...)`) overflows
+    where the student's code does too, and is kept. Out of time, or without a reference, a copy is not judged: True."""
+    cases: list[tuple[tuple[Any, ...], dict[str, Any], Any, Any]] | None = None
+
+    def made() -> list[tuple[tuple[Any, ...], dict[str, Any], Any, Any]]:
+        out: list[tuple[tuple[Any, ...], dict[str, Any], Any, Any]] = []
+        if not callable(reference) or not same:
+            return out
+        for call in calls[:STRESS_CALLS]:
+            if any(isinstance(v, GeneratorAt) for v in (*call.args, *call.kwargs.values())):
+                continue            # a function that draws: its copies are judged by the tests
+            for factor in STRESS_FACTORS:
+                if clock.over():
+                    return out
+                try:
+                    args = tuple(_stressed(v, factor) for v in call.args)
+                    kwargs = {k: _stressed(v, factor) for k, v in call.kwargs.items()}
+                    want = reference(*_copies(args), **_copies(kwargs))
+                    before = namespace.call_copy(same, _copies(args), _copies(kwargs))
+                except cut_short:
+                    raise
+                except Exception:  # noqa: BLE001 - an input either refuses tells nothing
+                    continue
+                if any(_finite(w) is True and _finite(o) is True for w, o in zip(_leaves(want), _leaves(before))):
+                    out.append((args, kwargs, want, before))
+        return out
+
+    def held(copy_name: str) -> bool:
+        nonlocal cases
+        if cases is None:
+            cases = made()
+        for args, kwargs, want, before in cases:
+            if clock.over():
+                return True
+            try:
+                got = namespace.call_copy(copy_name, _copies(args), _copies(kwargs))
+            except cut_short:
+                raise
+            except Exception:  # noqa: BLE001 - a copy that raises where the student's function answered breaks it
+                return False
+            if _broken_leaves(got, want, before):
+                return False
+        return True
+    return held
+
+
 def _copy_name(source: str) -> str:
     """The name a copy's source defines (its first def), "" where none."""
     found = re.match(r"\s*def\s+([A-Za-z_][A-Za-z_0-9]*)\s*\(", source)
@@ -2210,6 +2332,8 @@ def _search_function(name: str, wrong: Sequence[Any], right: Sequence[Any], expe
     kept_right = _kept_right(as_passed, namespace, same, clock, cut_short, reference,
                              (lambda test, copy: bool(by_tests[0](test, {name: copy}))) if by_tests is not None else None)
     number = {id(e): n for n, e in enumerate(edited)}
+    # each fix is stressed too (_stress_held): one that only passes the tests' moderate inputs is none
+    stress_held = _stress_held(_one_per_shape(list(wrong), STRESS_CALLS), namespace, same, clock, cut_short, reference)
 
     def as_before(fixes: list[Edit], start: int = 0, among: Sequence[Edit] | None = None) -> list[Edit]:
         """The fixes that keep every passing test's call answered as it was (issue 21, blind64: `range(3)` for a
@@ -2217,7 +2341,12 @@ def _search_function(name: str, wrong: Sequence[Any], right: Sequence[Any], expe
         if len(fixes) > MAX_SPREAD:
             return fixes        # too many to tell apart: nothing is said of them anyway
         at = number if among is None else {id(e): n for n, e in enumerate(among)}
-        return [f for f in fixes if kept_right(f"{prefix}{start + at[id(f)]}")]
+        kept = [f for f in fixes if kept_right(f"{prefix}{start + at[id(f)]}")]
+        held = [f for f in kept if stress_held(f"{prefix}{start + at[id(f)]}")]
+        # more than MAX_FIXES, some only passing the tests' inputs: the inputs do not tell the edits apart, and the
+        # stressed calls do not promote the rest (blind82's `z` for `first`, a max taken over the whole row from the
+        # start, was left alone once the edits freezing the max were dropped): nothing is said, as before
+        return [] if len(kept) > MAX_FIXES and len(held) < len(kept) else held
     survivors: list[tuple[float, int]] = []
     tests = more = 0
     light = _lighter(chosen[0], reference) if by_tests is not None else None
