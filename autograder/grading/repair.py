@@ -28,8 +28,9 @@ where no fix holds from there (`if _buf is None:` made `is not None`, right only
 A fix is also run on STRESSED copies of the function's wrong calls (floating tensors scaled x40 and x1000; masks,
 probabilities, integers and bools as they are) beside the reference and the student's own function (_stress_held): an edit that
 only passes the tests' moderate inputs (`s` for `s - running_max`, a running max frozen at its first block's value)
-answers inf/NaN there where both stay finite, and is none (blind86); where every fix is so dropped the failure stays
-unnamed. A right fix in code that never shifts overflows where the student's own function does too, and is kept.
+answers inf/NaN there where both stay finite (at every factor), and is none (blind86); where every fix is so dropped the
+failure stays unnamed. A right fix in code that never shifts overflows where the student's own function does too (at
+x1000 if not x40: `s = s / 30` before an unshifted exp), and is kept (red-team round 145).
 The edited copies run in the student's worker under names of the
 grader's own (`_ag_fix_<token>_<n>`), after every test has run, inside `optional_calls`: nothing here
 changes a score, and a copy that runs away is cut off at the deadline. The search's budget is CPU time
@@ -1765,13 +1766,16 @@ def _finite(v: Any) -> bool | None:
     return None
 
 
-def _broken_leaves(got: Any, reference: Any, original: Any) -> bool:
+def _broken_leaves(got: Any, reference: Any, original: Any, judged: frozenset[int] | None = None) -> bool:
     """Whether `got` (a fix's copy on a stressed call) is not finite in a part of the answer (a leaf: the output, or
-    the weights of an (output, weights) pair) that both the reference and the student's own function answer finite."""
+    the weights of an (output, weights) pair) that both the reference and the student's own function answer finite.
+    `judged`: the leaves (by place) that may tell at all (_stress_held: finite in both at every factor); None: all."""
     mine, want, before = _leaves(got), _leaves(reference), _leaves(original)
     if not (len(mine) == len(want) == len(before)):
         return False
-    for g, w, o in zip(mine, want, before):
+    for i, (g, w, o) in enumerate(zip(mine, want, before)):
+        if judged is not None and i not in judged:
+            continue
         if _finite(w) is not True or _finite(o) is not True or _finite(g) is not False:
             continue
         if isinstance(g, torch.Tensor) and (not isinstance(w, torch.Tensor) or g.shape != w.shape):
@@ -1790,18 +1794,28 @@ def _stress_held(calls: Sequence[Any], namespace: Any, same: str, clock: SearchC
     overflows to inf/NaN where the student's own code, shifting by a max that moves, and the reference did not
     (blind86). A call the reference or the student's function refuses, or answers not finite there, tells nothing: a
     right fix of a slip in code that never shifts (`dim=0` for `dim=-1` before `exp(s) / exp(s).sum(...)`) overflows
-    where the student's code does too, and is kept. Out of time, or without a reference, a copy is not judged: True."""
-    cases: list[tuple[tuple[Any, ...], dict[str, Any], Any, Any]] | None = None
+    where the student's code does too, and is kept. A part of the answer tells only where both stay finite at EVERY
+    factor the call ran at (red-team round 145): code that never shifts, whose slip shrinks its scores (`s = s / 30`
+    before an unshifted exp), stays finite x40 and overflows x1000, and its right fix (the line left out) overflows
+    x40 already: it was dropped, and the failure left unnamed. Without a reference, or where no call tells anything,
+    a copy is not judged: True. Out of time before a copy is shown to hold, it is not (False, as _kept_right): a
+    compensating edit is never told for want of the budget to stress it (round 145)."""
+    # (stressed args, kwargs, the reference's answer, the student's function's, the leaves that tell)
+    cases: list[tuple[tuple[Any, ...], dict[str, Any], Any, Any, frozenset[int]]] | None = None
+    complete = True         # made() stressed every call it meant to (not cut by the clock)
 
-    def made() -> list[tuple[tuple[Any, ...], dict[str, Any], Any, Any]]:
-        out: list[tuple[tuple[Any, ...], dict[str, Any], Any, Any]] = []
+    def made() -> list[tuple[tuple[Any, ...], dict[str, Any], Any, Any, frozenset[int]]]:
+        nonlocal complete
+        out: list[tuple[tuple[Any, ...], dict[str, Any], Any, Any, frozenset[int]]] = []
         if not callable(reference) or not same:
             return out
         for call in calls[:STRESS_CALLS]:
             if any(isinstance(v, GeneratorAt) for v in (*call.args, *call.kwargs.values())):
                 continue            # a function that draws: its copies are judged by the tests
+            ran: list[tuple[tuple[Any, ...], dict[str, Any], Any, Any]] = []
             for factor in STRESS_FACTORS:
                 if clock.over():
+                    complete = False
                     return out
                 try:
                     args = tuple(_stressed(v, factor) for v in call.args)
@@ -1812,24 +1826,33 @@ def _stress_held(calls: Sequence[Any], namespace: Any, same: str, clock: SearchC
                     raise
                 except Exception:  # noqa: BLE001 - an input either refuses tells nothing
                     continue
-                if any(_finite(w) is True and _finite(o) is True for w, o in zip(_leaves(want), _leaves(before))):
-                    out.append((args, kwargs, want, before))
+                ran.append((args, kwargs, want, before))
+            # the leaves finite in the reference's answer and the student's own at every factor the call ran at
+            judged: set[int] | None = None
+            for _args, _kwargs, want, before in ran:
+                finite = {i for i, (w, o) in enumerate(zip(_leaves(want), _leaves(before)))
+                          if _finite(w) is True and _finite(o) is True}
+                judged = finite if judged is None else judged & finite
+            if judged:
+                out.extend((args, kwargs, want, before, frozenset(judged)) for args, kwargs, want, before in ran)
         return out
 
     def held(copy_name: str) -> bool:
         nonlocal cases
         if cases is None:
             cases = made()
-        for args, kwargs, want, before in cases:
+        if not complete:
+            return False        # the stressed calls not all made: no copy is shown to hold
+        for args, kwargs, want, before, judged in cases:
             if clock.over():
-                return True
+                return False
             try:
                 got = namespace.call_copy(copy_name, _copies(args), _copies(kwargs))
             except cut_short:
                 raise
             except Exception:  # noqa: BLE001 - a copy that raises where the student's function answered breaks it
                 return False
-            if _broken_leaves(got, want, before):
+            if _broken_leaves(got, want, before, judged):
                 return False
         return True
     return held
