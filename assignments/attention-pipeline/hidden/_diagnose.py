@@ -71,6 +71,7 @@ def assert_matches(got: object, expected: torch.Tensor, rows_unnormalised: bool 
         except Misconception as m:
             raise_if_scaling_dropped(m, func)
             raise_if_scale_outside_exp(m, func)   # exp(K @ q) / sqrt(d_k): the paren closed early (round 74)
+            raise_if_scale_width_is_one(m, func)   # d_k = len(q) of a (1, d_k) row: sqrt(1) (round 88)
             raise_if_sum_after_transpose(m, func)   # V.T * kappa summed over axis 0 (round 74)
             raise_if_input_axis_kept(m, func)   # q.unsqueeze(0) never squeezed back: no kept axis (round 76)
             raise_if_float32_default_kept(m, func)
@@ -500,6 +501,49 @@ def assert_blocked_query_finite(fn: Callable[..., object], got: object, X: torch
                                  "finfo.min added, that row stays finite (it comes out uniform; the notebook, section 3)")
 
 
+def check_all_blocked_cross(fn: Callable[..., object], X: torch.Tensor, Y: torch.Tensor,
+                            W: tuple[torch.Tensor, ...] | list[torch.Tensor], stages: tuple[Any, ...]) -> None:
+    """q13: cross_attention with a (T, T') mask of finfo(float32).min in every entry, judged by assert_all_blocked_alike;
+    an answer that is the reference run on the student's own scaled_scores and attention_weights is theirs to charge."""
+    M = torch.full((X.shape[-2], Y.shape[-2]), torch.finfo(torch.float32).min)
+    checks.charged_in_parts(lambda: checks.call(fn, X, Y, *W, M, what="cross_attention"),
+                            lambda out: assert_all_blocked_alike(out, X, Y, W, M),
+                            lambda: ref.cross_attention(X, Y, W[0], W[1], W[2], M, parts=dict(zip(
+                                ("scaled_scores", "attention_weights"), stages))), parts=stages)
+
+
+def assert_all_blocked_alike(got: object, X: torch.Tensor, Y: torch.Tensor, W: tuple[torch.Tensor, ...] | list[torch.Tensor],
+                             M: torch.Tensor) -> None:
+    """q13 with a mask that blocks every key of every query (finfo.min everywhere): S + M is one number in every entry,
+    so each row of A comes out alike (uniform; the notebook, section 3; ones from exp(Z - logsumexp(Z)) in float32,
+    which assert_blocked_query_finite lets stand). A that is the plain softmax of the scores is the mask dropped
+    where it has no zero entry (blind88's `if M is None or M.all()`: all() of an additive mask read as 'keeps every
+    key'; the test's partly blocked masks before it are applied): additive_mask_as_boolean."""
+    if not (isinstance(got, (tuple, list)) and len(got) == 2 and all(type(t) is torch.Tensor for t in got)):
+        return
+    A = got[1]
+    if not A.is_floating_point() or A.shape[-1] != M.shape[-1]:
+        return
+    A64 = A.detach().double()
+    if bool(torch.isfinite(A64).all()) and bool((A64.amax(-1) - A64.amin(-1) <= 1e-5).all()):
+        return
+    Q, K = X.double() @ W[0].double(), Y.double() @ W[1].double()
+    S = ref.scaled_scores(Q, K)
+    for fill in (torch.finfo(torch.float16).min, -1e4):   # blocked entries at a smaller finite value (M.clamp, blind87)
+        Z = (S.float() + torch.full_like(M, fill)).double()   # float32's rounding of S + fill: S's spread survives
+        if not is_right(A, torch.softmax(S, dim=-1), torch.float32) and is_right(A, torch.softmax(Z, dim=-1), torch.float32):
+            raise Misconception("mask_not_dtype_min", f"with a mask that blocks every key, A's rows are not uniform: they "
+                                f"are the softmax of S + ({fill:g}), a blocked value that leaves the scores' differences "
+                                "in place, where finfo(float32).min swamps them: " + describe("mask_not_dtype_min"))
+    if is_right(A, torch.softmax(S, dim=-1), torch.float32):
+        raise Misconception("additive_mask_as_boolean", "with a mask that blocks every key (finfo.min in every entry), A "
+                            "is the plain softmax of the scores, as if there were no mask, while the masks with open (0) "
+                            "entries before it are applied: a mask with no zero entry is read as keeping every key: "
+                            + describe("additive_mask_as_boolean"))
+    raise AssertionError("with a mask that blocks every key, A's rows are not uniform: S + M is the same number in every "
+                         "entry there, so each row comes out uniform (the notebook, section 3)")
+
+
 def raise_if_blocked_row_wrong(fn: Callable[..., object], got: object, S: torch.Tensor, M: torch.Tensor) -> None:
     """q05's rows whose keys M blocks entirely: NaN there (raise_if_blocked_row_nan) or all zeros
     (raise_if_blocked_row_zeroed); the notebook says such a row stays finite and comes out uniform."""
@@ -839,6 +883,8 @@ def self_attention_crash(fn: Callable[..., object], e: StudentCodeError, X: torc
     named = None
     if not causal and stages is not None:   # attention_weights(M, S): None in the scores' slot (blind67)
         named = weights_mask_first_crash(e, X, W, stages.get("attention_weights"))
+    if named is None and X.dim() > 3:   # T from a fixed batch axis: X.shape[1] of (B, H, T, d_model) (blind88)
+        named = batch_axis_length_crash(e, X, lambda X_: fn(X_, *W, causal=causal), lambda X_, o: right(X_, W, o))
     if named is None and X.dim() > 2:
         named = batched_crash(e, {"X": X}, lambda t: fn(t["X"], *W, causal=causal), lambda t, o: right(t["X"], W, o))
     if named is None and causal and X.dtype in (torch.float16, torch.bfloat16) \
@@ -877,6 +923,98 @@ def self_attention_crash(fn: Callable[..., object], e: StudentCodeError, X: torc
         named = batched_crash(e, {"X": X}, lambda t: fn(t["X"], *W, causal=causal), lambda t, o: right(t["X"], W, o),
                               up=True)
     return named
+
+
+def raise_if_half_mask_promoted(fn: Callable[..., object], M: torch.Tensor, T: int, dtype: torch.dtype) -> None:
+    """q04: the mask asked for in a 16-bit dtype comes back as float32 and is exactly the right float32 mask (float32's
+    own minimum, where a mask built from Python numbers holds the asked dtype's minimum in float32), while the same
+    code asked for float64 gives the right float64 mask: the dtype replaced on purpose for 16-bit floats only (blind88's
+    `if torch.finfo(dtype).bits < 32: dtype = torch.float32`). Named mask_half_promoted_to_float32."""
+    if dtype not in (torch.float16, torch.bfloat16) or M.dtype != torch.float32 \
+            or not torch.equal(M, ref.causal_additive_mask(T, torch.float32)) or T < 2:
+        return
+    try:
+        wide = fn(T, torch.float64)
+    except StudentCodeError:
+        return
+    if type(wide) is not torch.Tensor or wide.dtype != torch.float64 \
+            or not torch.equal(wide, ref.causal_additive_mask(T, torch.float64)):
+        return
+    raise Misconception("mask_half_promoted_to_float32", f"the mask asked for in {dtype} comes back as float32, holding "
+                        f"float32's own minimum ({torch.finfo(torch.float32).min:.3g}), while asked for float64 it is "
+                        "right in float64: " + describe("mask_half_promoted_to_float32"))
+
+
+def batch_axis_length_crash(e: StudentCodeError, X: torch.Tensor, rerun: Callable[[torch.Tensor], object],
+                            right: Callable[[torch.Tensor, object], bool]) -> Misconception | None:
+    """A size-mismatch crash of self_attention on X with two or more leading axes, where the same values with one
+    leading axis made as long as the sequence (its entries repeated or cut to T) run and are right: the length
+    read from that fixed axis (`X.shape[1]` for a 3-D batch, the head axis of (B, H, T, d_model), blind88), so
+    the mask is sized by it. Named length_from_wrong_axis; None otherwise (code for 3-D X only crashes on both)."""
+    if not _size_mismatch(e):
+        return None
+    T = X.shape[-2]
+    for axis in range(X.dim() - 2):
+        n = X.shape[axis]
+        if n == T:
+            continue
+        idx = torch.arange(T) % n
+        part = X.index_select(axis, idx)
+        try:
+            out = rerun(part)
+        except StudentCodeError:
+            continue
+        if right(part, out):
+            return Misconception("length_from_wrong_axis", f"{_said(e)} for X {tuple(X.shape)}; with X's axis {axis} "
+                                 f"made as long as the sequence (X {tuple(part.shape)}, T = {T}) it runs and is right: "
+                                 f"the length is read from axis {axis}, a batch axis of this X: "
+                                 + describe("length_from_wrong_axis") + _tail(e))
+    return None
+
+
+def peaked_self_attention_input(rng: torch.Generator, X_like: torch.Tensor, W: tuple[torch.Tensor, ...]
+                                ) -> torch.Tensor:
+    """q07: X shaped as `X_like`, drawn three times as large (scores with a spread near 9), so that the causal weights
+    of visible keys reach from about 1 down below 1e-8 (float64 holds them): at least one lies in [1e-7, 1e-5]
+    and one in [1e-4, 1e-2]. A clean-up that zeroes weights under a cut (1e-6, 1e-4 ...) then loses real weight."""
+    X = X_like
+    for _ in range(HONEST_DRAWS):
+        X = checks.randn(tuple(X_like.shape), rng, X_like.dtype, 3.0)
+        A = ref.self_attention(X.double(), *(w.double() for w in W))[1]
+        if bool(((A > 1e-7) & (A < 1e-5)).any()) and bool(((A > 1e-4) & (A < 1e-2)).any()):
+            break
+    return X
+
+
+def raise_if_small_weights_wrong(A: object, O: object, A_ref: torch.Tensor, V: torch.Tensor, dtype: torch.dtype,
+                                 causal: bool) -> None:
+    """q07, small weights wrong: A equal to the right weights except that every weight of a visible key below some
+    cut is 0 (and the rows so cut renormalised or not), with O = A V from those weights: weights_small_snapped_to_zero
+    (the cut read from the answer, the largest weight zeroed under the smallest kept, never assumed). Else, with the
+    causal mask, a wrong A whose future weights are all tiny and positive (a floor on S + M, clamp(min=-25), on
+    scores spread wide enough that its leak shows): blocked_weight_not_zero (raise_future_weight)."""
+    if type(A) is not torch.Tensor or type(O) is not torch.Tensor or tuple(A.shape) != tuple(A_ref.shape) \
+            or not A.is_floating_point():
+        return
+    upper = A.detach().double().triu(1)
+    if causal and 0 < float(upper.abs().max()) <= 1e-6 and bool((upper >= 0).all()) and not bool(A_ref.triu(1).any()) \
+            and not is_right(A, A_ref, dtype):   # only the naming branch of raise_future_weight: tiny, positive
+        raise_future_weight(upper)
+    zeroed = (A == 0) & (A_ref > 0)
+    if not bool(zeroed.any()):
+        return
+    cut = float(A_ref[zeroed].max())
+    kept = A_ref[A_ref > 0][A_ref[A_ref > 0] > cut]
+    if kept.numel() == 0 or cut >= 1e-2 or cut >= float(kept.min()):
+        return
+    snapped = A_ref.masked_fill(A_ref <= cut, 0.0)
+    replays = {"plain": snapped, "renormalised": snapped / snapped.sum(dim=-1, keepdim=True)}
+    for how, a in replays.items():
+        if is_right(A, a, dtype) and is_right(O, a @ V, dtype) and not is_right(A, A_ref, dtype):
+            raise Misconception("weights_small_snapped_to_zero", f"A is the right weights with every weight at most "
+                                f"{cut:.1e} set to 0 ({int(zeroed.sum())} weights of visible keys"
+                                + (", the rows then renormalised" if how == "renormalised" else "") + "): "
+                                + describe("weights_small_snapped_to_zero"))
 
 
 def mask_cached_by_length_crash(fn: Callable[..., object], e: StudentCodeError, X: torch.Tensor,
@@ -1373,6 +1511,8 @@ def scores_variants(Q: torch.Tensor, K: torch.Tensor) -> dict[str, torch.Tensor]
     if K.shape[-2] not in (1, d_k) and d_k > 1:   # K^T by reshape / view: the right shape, the entries in memory
         # order; on a square K (T_k = d_k) the reshape is K itself, Q @ K, which is scores_keys_not_transposed
         out["keys_reshaped_not_transposed"] = Q @ K.reshape(*K.shape[:-2], d_k, K.shape[-2]) / math.sqrt(d_k)
+    if Q.shape[-2] != K.shape[-2]:   # the (key, query) products laid out key-major, read as (T_q, T_k) (blind89)
+        out["reshaped_not_transposed/scores"] = (K @ Q.transpose(-2, -1)).reshape(QK.shape) / math.sqrt(d_k)
     if K.shape[-2] == d_k:   # Q @ K, K not transposed: runs only where T_k = d_k (a square re-run draws it)
         out["scores_keys_not_transposed"] = Q @ K / math.sqrt(d_k)
     if Q.dim() > 2 and K.dim() > 2:   # torch.inner (tensordot on the last axes): every batch entry of Q against
@@ -2082,6 +2222,10 @@ def nw_variants(q: torch.Tensor, K: torch.Tensor, V: torch.Tensor) -> dict[str, 
         "sqrt_precedence/times": smooth(1 / (2 * d_k)),   # * d_k ** -1 / 2: q.k / (2 d_k) (blind70)
         "nw_returns_weights": kappa / kappa.sum(),
         "scores_negated": smooth(-1 / math.sqrt(d_k)),     # exp(-q.k / sqrt(d_k)), a distance kernel's sign
+        # the kernel weights sorted (for a safe shift by s[0], or a top-k), the values left in key order: the largest
+        # weight meets V[0] (round 88, blind89)
+        **({f"nw_weights_sorted_values_not/{how}": (kappa.sort(descending=down).values[:, None] * V).sum(0)
+            / kappa.sum() for how, down in (("descending", True), ("ascending", False))} if kappa.dim() == 1 else {}),
         # a normalised similarity for the plain one: the cosine q.k / (|q| |k|), scaled or not (naming14)
         **_cosine_kernels(q, K, V, smooth(1 / math.sqrt(d_k))),
         # the weighted values reduced over their own columns: one entry per key (T), not per column (d_v)
@@ -2322,6 +2466,23 @@ def float32_then_cast(got: object, T: int) -> bool:
             and any(torch.equal(got, r.double()) for r in replays))
 
 
+def entropy_overwritten_variants(A: torch.Tensor) -> dict[str, torch.Tensor]:
+    """q10: -a log2 a of one weight per row where each row's terms go to one slot without accumulating (index_put or
+    index_copy without accumulate=True, H[rows] = terms; blind89): the last nonzero weight's term, or the first's.
+    A batched A whose terms all land in the T_q slots of one row (the row id the query index alone, scatter_add over
+    the flattened batch, blind89) is the entropies summed over the batch: batched_input_unsupported's kind."""
+    terms = torch.where(A > 0, -A * torch.log2(A.clamp_min(torch.finfo(A.dtype).tiny)), torch.zeros_like(A))
+    nz = (A > 0).to(torch.int64)
+    idx = torch.arange(A.shape[-1]).expand(A.shape)
+    last = torch.where(nz.bool(), idx, -1).amax(dim=-1, keepdim=True).clamp_min(0)
+    first = torch.where(nz.bool(), idx, A.shape[-1]).amin(dim=-1, keepdim=True).clamp_max(A.shape[-1] - 1)
+    out = {"entropy_terms_overwritten/last": terms.gather(-1, last).squeeze(-1),
+           "entropy_terms_overwritten/first": terms.gather(-1, first).squeeze(-1)}
+    if A.dim() > 2:
+        out["batched_input_unsupported/batch_summed"] = ref.row_entropy_bits(A).reshape(-1, A.shape[-2]).sum(0)
+    return out
+
+
 def entropy_variants(A: torch.Tensor) -> dict[str, torch.Tensor]:
     H = ref.row_entropy_bits(A)
     if A.dim() > 2:   # the diagonal of A log2(A)^T with torch.diagonal's default dims 0, 1: the batch and query
@@ -2344,6 +2505,8 @@ def entropy_variants(A: torch.Tensor) -> dict[str, torch.Tensor]:
            for unit, scale in (("", 1.0), ("/nats", math.log(2))) for how, f in (
                ("", lambda t, A: t.sum(dim=-1)), ("/mean", lambda t, A: t.sum(dim=-1) / (A > 0).sum(dim=-1)))},
         "entropy_mean_not_sum": H / A.shape[-1],
+        # each row's terms written into one slot without accumulating (index_put, H[rows] = terms): one term per row
+        **entropy_overwritten_variants(A),
         # the NaN of 0 * log2(0) replaced only after the row sum (nan_to_num on H): every row with a zero weight
         # is NaN summed, then 0 (blind38); in bits and in nats
         **{f"entropy_nan_zeroed_after_sum{unit}": torch.nan_to_num(-(A * f(A)).sum(dim=-1), nan=0.0)
@@ -4381,6 +4544,13 @@ def param_count_mean_width(d_model: int, d_k: int, d_v: int, with_output: bool) 
         ("/", mean), ("//", 3 * d_model * ((d_k + d_v) // 2)), ("int", int(mean)), ("round", round(mean)))}
 
 
+def param_count_one_product(d_model: int, d_k: int, d_v: int, with_output: bool) -> dict[str, int]:
+    """q12's count as one product of every factor of every matrix's size (round 88, blind89: the (rows, cols) index
+    pairs flattened for one gather, then prod over all of them): d_model^3 d_k^2 d_v, times d_v d_model with W_O."""
+    n = d_model ** 3 * d_k ** 2 * d_v * (d_v * d_model if with_output else 1)
+    return {"param_count_one_product": n}
+
+
 def param_count_padded_to_tiles(d_model: int, d_k: int, d_v: int, with_output: bool) -> dict[str, int]:
     """q12's counts with every width rounded up to a whole tile of 8, 16, 32, 64 or 128 (round 86, blind86: the
     weights counted as a tiled kernel stores them, padded to 16 x 16 tiles); a tile where no width is padded gives
@@ -5852,6 +6022,26 @@ def ndim_scale_confirmed(fn: Callable[..., object], Q: torch.Tensor, K: torch.Te
     return c is not None and math.isclose(c, 1 / math.sqrt(2), rel_tol=1e-3)
 
 
+def check_count_wo_when_square(fn: Callable[..., object], d_model: int, d_k: int) -> None:
+    """q12: qkv_param_count(d_model, d_k, d_model, with_output=True), right where d_v != d_model (the test's first
+    call), asked with d_v = d_model: W_O is still a d_v x d_model matrix of weights. Named
+    param_count_wo_skipped_when_square where the answer is the count without W_O (d_model^2 short): a guard that
+    leaves W_O out when it would map d_model to d_model (blind88); anything else wrong is said."""
+    try:
+        got = fn(d_model, d_k, d_model, with_output=True)
+    except (StudentCodeError, TypeError):
+        got = None
+    want = ref.qkv_param_count(d_model, d_k, d_model, True)
+    if type(got) in (int, float) and got == want:
+        return
+    shown = f"qkv_param_count({d_model}, {d_k}, {d_model}, with_output=True)"
+    if type(got) in (int, float) and got == ref.qkv_param_count(d_model, d_k, d_model):
+        raise Misconception("param_count_wo_skipped_when_square", f"{shown}, d_v = d_model, gives {got}, the count "
+                            f"without W_O, {d_model * d_model} short (with d_v != d_model your count is right): "
+                            + describe("param_count_wo_skipped_when_square"))
+    raise AssertionError(f"{shown}, d_v = d_model, gives {got!r}, not {want}")
+
+
 def raise_if_memo_key_short(fn: Callable[..., object], d_model: int, d_k: int, d_v: int) -> None:
     """qkv_param_count right for (d_model, d_k, d_v) and then asked again with one argument changed (d_v, then
     with_output): a count is a pure function of all four, so a second answer that is wrong and equals the answer of
@@ -6565,6 +6755,73 @@ def raise_if_rank_measure_slips(got: int, submission: object, name: str) -> None
     raise_if_rank_from_max_indices(got, submission, name)
     raise_if_rank_from_lowrank_default(got, submission, name)
     raise_if_rank_at_small_length(got, submission, name, ref.max_rank_S, 100)   # T shrunk to 5 (blind65)
+    raise_if_rank_after_ridge(got, submission, name, 100)   # matrix_rank(S + eps I): full rank, T (blind88)
+    raise_if_rank_from_distinct_winners(got, submission, name)   # argmax(-1).unique().numel() (blind89)
+
+
+def _ridge_under_rank(submission: object) -> str | None:
+    """The source of a `... + c * eye(...)` (an identity added: torch.eye, np.eye, eye_like) in a def or cell of the
+    notebook that also calls matrix_rank: a ridge added to a matrix before its rank is measured. None otherwise.
+    Parsed cells only (the grader's bounded parse), never run."""
+    from autograder.grading.pyparse import unparse
+
+    def has_eye(n: ast.AST) -> bool:
+        return any(_callee(x) in ("eye", "eye_like", "identity") for x in ast.walk(n))
+    for tree in _cell_trees(submission):
+        scopes = [tree, *(n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.Lambda)))]
+        for scope in scopes:
+            if not any(_callee(x) == "matrix_rank" for x in ast.walk(scope)):
+                continue
+            for x in ast.walk(scope):
+                if isinstance(x, ast.BinOp) and isinstance(x.op, ast.Add) and (has_eye(x.left) or has_eye(x.right)):
+                    return unparse(x)
+    return None
+
+
+def raise_if_rank_from_distinct_winners(got: int, submission: object, name: str) -> None:
+    """q11: a wrong `name` whose notebook assignment (in it, or through names its cell bound) counts distinct
+    entries (unique / set / bincount) of row winners (argmax, argsort, topk, max's indices): the number of keys that
+    win some query, measured on one draw (blind89's `(Q @ K.T).argmax(dim=-1).unique().numel()`). Named
+    rank_counted_as_distinct_winners; source only (parsed, never run), beside the wrong value."""
+    if got == ref.max_rank_S or submission is None:
+        return
+    last = _last_assignment(submission, name)
+    if last is None:
+        return
+    value, bound = last
+    winners = frozenset({"argmax", "argmin", "argsort", "topk", "indices"})
+
+    def counts_winners(n: ast.AST) -> bool:
+        if not (_callee(n) in ("unique", "bincount", "unique_consecutive", "set") or isinstance(n, ast.Set)):
+            return False
+        return _reaches(n, bound, lambda x: _callee(x) in winners or isinstance(x, ast.Attribute)
+                        and x.attr == "indices", set())
+    found: list[ast.AST] = []
+
+    def hit(n: ast.AST) -> bool:
+        if counts_winners(n):
+            found.append(n)
+            return True
+        return False
+    if not _reaches(value, bound, hit, set()):
+        return
+    from autograder.grading.pyparse import unparse
+    raise Misconception("rank_counted_as_distinct_winners", f"{name} is {got}, and your code counts distinct row "
+                        f"winners (`{unparse(found[0])[:60]}`): " + describe("rank_counted_as_distinct_winners"))
+
+
+def raise_if_rank_after_ridge(got: int, submission: object, name: str, T: int) -> None:
+    """q11: `name` is T, the rank of a full-rank T x T matrix, where S's rank is less, and the notebook adds an
+    identity multiple to a matrix where it calls matrix_rank (blind88's `matrix_rank(S + 1e-6 * torch.eye(T))`): the
+    ridge, far above matrix_rank's tolerance, lifts every zero singular value. Named rank_after_ridge."""
+    if got != T or submission is None:
+        return
+    src = _ridge_under_rank(submission)
+    if src is None:
+        return
+    raise Misconception("rank_after_ridge", f"{name} is {T}, the rank of a full-rank {T} x {T} matrix, and your code "
+                        f"measures the rank after adding an identity multiple (`{src[:60]}`): "
+                        + describe("rank_after_ridge"))
 
 
 def raise_if_count_wrapped(got: object, want: int, func: str) -> None:
@@ -7227,6 +7484,12 @@ def check_prefix_average_one_token(fn: Callable[..., object], submission: object
     squeeze() with no axis (every size-1 axis removed, blind66); anything else wrong is said."""
     got = fn(1)
     want = ref.prefix_average_matrix(1)
+    if type(got) is torch.Tensor and got.is_floating_point() and got.dtype != torch.float64 \
+            and tuple(got.shape) == (1, 1) and is_right(got.double(), want, torch.float64):
+        if got.dtype == torch.float32:   # right value, torch's default dtype (a T = 1 shortcut without dtype=, blind88)
+            raise Misconception("prefix_average_float32", "prefix_average_matrix(1) is [[1.]] in float32, not float64: "
+                                + describe("prefix_average_float32"))
+        raise AssertionError(f"prefix_average_matrix(1) is [[1.]] in {got.dtype}, not float64")
     if is_right(got, want, torch.float64):
         return
     if type(got) is torch.Tensor and got.dim() < 2 and got.numel() == 1 and float(got.reshape(())) == 1.0:
@@ -8331,6 +8594,56 @@ def raise_if_scale_outside_exp(m: Misconception, func: str) -> None:
                                 f"closes before the scale, so `{root[:40]}` divides the kernel weights (a constant "
                                 "factor the normalisation cancels), not the scores inside the exponent; put it inside: "
                                 "exp(K @ q / math.sqrt(d_k))") from None
+
+
+def _root_of(n: ast.AST) -> ast.AST | None:
+    """x of sqrt(x) (math., torch., np.), x ** 0.5 or x ** (1 / 2): the expression under a square root."""
+    if isinstance(n, ast.Call) and _callee(n) == "sqrt" and len(n.args) == 1:
+        return n.args[0]
+    if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Pow):
+        e = n.right
+        half = isinstance(e, ast.Constant) and e.value == 0.5 or isinstance(e, ast.BinOp) and isinstance(e.op, ast.Div) \
+            and isinstance(e.left, ast.Constant) and e.left.value == 1 and isinstance(e.right, ast.Constant) \
+            and e.right.value == 2
+        return n.left if half else None
+    return None
+
+
+def _leading_size(n: ast.AST) -> bool:
+    """len(x), x.shape[0] or x.size(0): a size read from the first axis (the width only of a 1-D x)."""
+    if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "len" and len(n.args) == 1:
+        return True
+    if isinstance(n, ast.Subscript) and isinstance(n.value, ast.Attribute) and n.value.attr == "shape":
+        return isinstance(n.slice, ast.Constant) and n.slice.value == 0
+    return isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "size" \
+        and len(n.args) == 1 and isinstance(n.args[0], ast.Constant) and n.args[0].value == 0
+
+
+def raise_if_scale_width_is_one(m: Misconception, func: str) -> None:
+    """no_scale said with its cause (blind88's `q = q.unsqueeze(0)` then `d_k = len(q)`): the row matches no scale
+    at all, yet the last `def func` divides by the root of a width read from the first axis (len(q), q.shape[0],
+    q.size(0), directly or through a name assigned so): on a query made a (1, d_k) row that width is 1, so the
+    division by sqrt(1) leaves the scores unscaled. Named scale_wrong_axis. Source only (bounded), beside the value."""
+    from autograder.grading.pyparse import unparse
+    from autograder.grading.source_checks import cells_of, last_function_def
+    sub = current_submission()
+    if m.key != "no_scale" or sub is None:
+        return
+    fn = last_function_def(cells_of(sub), func, GLOBAL_SCALE_DEF_CHARS)
+    if fn is None:
+        return
+    sized = {t.id: n for n in ast.walk(fn) if isinstance(n, ast.Assign) and _leading_size(n.value)
+             for t in n.targets if isinstance(t, ast.Name)}
+    for n in ast.walk(fn):
+        x = _root_of(n)
+        if x is None:
+            continue
+        if _leading_size(x) or isinstance(x, ast.Name) and x.id in sized:
+            where = f"`{unparse(sized[x.id])[:50]}`, " if isinstance(x, ast.Name) and x.id in sized else ""
+            raise Misconception("scale_wrong_axis", f"{m.args[0].split(':')[0]}: it matches no scale at all, yet "
+                                f"your code divides by `{unparse(n)[:40]}` ({where}a size read from the first axis): "
+                                "on a query made a (1, d_k) row that size is 1, and sqrt(1) scales nothing; "
+                                + describe("scale_wrong_axis")) from None
 
 
 def raise_if_masked_scores_unused(m: BaseException, func: str = "attention_weights") -> None:

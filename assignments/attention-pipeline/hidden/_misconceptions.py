@@ -403,6 +403,40 @@ MISCONCEPTIONS = {
                               "line `n + d_v * d_model` computes the sum and drops it: write n += ...; the flag is "
                               "not read; or a zip over lists of unequal length, W_O's size appended to only one of "
                               "them, stops at the shorter list and loses W_O's pair)",
+    "mask_half_promoted_to_float32": "replacing a 16-bit dtype (float16, bfloat16) by float32 to get a 'safe' block "
+                                     "value: torch.finfo(torch.float16).min (-65504) is float16's own safe value "
+                                     "(its exp is 0 just the same), and a float32 mask added to float16 scores turns "
+                                     "the weights into float32; build the mask in the dtype asked for, filled with "
+                                     "torch.finfo(dtype).min",
+    "rank_after_ridge": "adding a small ridge eps * I to the matrix before torch.linalg.matrix_rank, as for a "
+                        "covariance matrix: eps is far above matrix_rank's tolerance, so every zero singular value "
+                        "becomes eps and any square S comes out full rank (T); measure S itself, "
+                        "torch.linalg.matrix_rank(S), whose tolerance already allows for rounding",
+    "nw_weights_sorted_values_not": "sorting the scores or kernel weights (to shift by the largest, s[0], or to "
+                                    "take the top ones) and then weighting V in its own key order: the largest "
+                                    "weight meets V[0], not the value of its own key; apply the sort's order to the "
+                                    "values too (V[order]), or shift by s.max() without sorting",
+    "param_count_one_product": "multiplying every factor of every matrix's size into one product (the (rows, cols) "
+                               "pairs flattened into one list, then a product over all of it): d_model^3 d_k^2 d_v "
+                               "instead of a sum of sizes; keep each matrix's pair apart, multiply rows by cols, and "
+                               "add the products: d_model (2 d_k + d_v) (+ d_v d_model)",
+    "entropy_terms_overwritten": "writing each row's -p log2 p terms into the row's one slot without accumulating "
+                                 "(index_put or index_copy without accumulate=True, H[rows] = terms): every write "
+                                 "replaces the one before, so each row keeps a single term instead of their sum; use "
+                                 "index_put(..., accumulate=True) or index_add_, or simply sum the terms over "
+                                 "dim=-1",
+    "rank_counted_as_distinct_winners": "counting the distinct keys that win some query's row (argmax(...).unique()) "
+                                        "as the rank: that count depends on the draw and can far exceed d_k, while "
+                                        "S = Q K^T passes through d_k dimensions, so its rank is at most d_k; count "
+                                        "S's independent rows with torch.linalg.matrix_rank(S)",
+    "weights_small_snapped_to_zero": "setting the weights below a small cut (A < 1e-6 and the like) to 0 after the "
+                                     "softmax, to make the masked entries exact: they are exact already (the mask's "
+                                     "finfo.min underflows to 0 in exp), so the cut only removes real weights of "
+                                     "visible keys, and with peaked scores the rows no longer sum to 1; return the "
+                                     "softmax as it is",
+    "param_count_wo_skipped_when_square": "leaving W_O out when d_v == d_model, as if a projection from d_model to "
+                                          "d_model were no projection: W_O is a learned d_v x d_model matrix even "
+                                          "then (d_model^2 weights); add d_v * d_model whenever with_output is true",
     "param_count_precedence": "dropping the parentheses of d_model * (2 * d_k + d_v): Python multiplies before "
                               "it adds, so d_model * 2 * d_k + d_v counts W_V as d_v numbers instead of d_model * d_v",
     "param_count_wo_wrong_size": "sizing W_O from the wrong dimensions (d_v x d_k, d_k x d_k, d_v x d_v): W_O maps "

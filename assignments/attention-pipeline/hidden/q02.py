@@ -133,6 +133,10 @@ def test_scores_float64_rectangular(scaled_scores, rng, submission=None):
     _scores(scaled_scores, Q, K, lambda: D.assert_matches(
         call(scaled_scores, Q, K, what="scaled_scores"), ref.scaled_scores(Q, K), what="S",
         variants=lambda: _variants(Q, K)), submission)  # variants computed only for a wrong S (issue 20)
+    # T_k = d_k = 12: a layout guard that reads such keys as already transposed (K.shape[-2] == d_k) gives Q @ K
+    K = randn((12, 12), rng, torch.float64)
+    _scores(scaled_scores, Q, K, lambda: D.assert_matches(call(scaled_scores, Q, K, what="scaled_scores"), ref.scaled_scores(
+        Q, K), what="S for T_k = d_k = 12", variants=lambda: _variants(Q, K)), submission)   # (round 88)
 
 
 @test_case(points=1, hidden=True)

@@ -51,6 +51,7 @@ def _get(fn, T, dtype, submission=None):
     D.raise_if_int_pattern_inverted(M, T, dtype, submission)   # ~ on a long 0/1 triangle (blind79)
     if M.dtype != dtype:
         D.raise_if_mask_cached(fn, M, T, dtype)
+        D.raise_if_half_mask_promoted(fn, M, T, dtype)   # 16-bit asked, float32 built with float32's own min (blind88)
         if M.dtype == torch.float32 and _float32_right(fn, T):
             # a NaN/-inf mask here is float64's minimum overflowing float32 (then 0 * -inf), not an -inf constant:
             # the float32 mask of the same code is right (naming9: blind8's q04_min_times_float32_ones)

@@ -77,6 +77,7 @@ def _check(fn, stages, X, W, causal, dtype):
         if key is not None:
             raise Misconception(key, f"(O, A) are wrong: together they match {describe(key)}")
         D.raise_if_unmasked_scores_as_weights(O, O_ref, X, W, causal, dtype, A=A)
+        D.raise_if_small_weights_wrong(A, O, A_ref, X64 @ W64[2], dtype, causal)   # cut to 0, or kept where blocked (r. 88)
         D.assert_matches(A, A_ref, what="A", dtype=dtype, variants={k: v[1] for k, v in known.items()}, copies=True)
         D.assert_matches(O, O_ref, what="O", dtype=dtype, variants={k: v[0] for k, v in known.items()}, copies=True)
 
@@ -111,8 +112,7 @@ def _raise_if_renormalised(A, X, W, causal, dtype):
 
 
 def _batched(fn, X, W, causal, run, stages=None):
-    """`run()`; a crash of self_attention itself (charged_in_parts lets through only a crash its stages
-    do not explain) is named from what a second call shows (D.self_attention_crash)."""
+    """`run()`; a crash of self_attention itself (one its stages do not explain) named by a second call."""
     try:
         run()
     except StudentCodeError as e:
@@ -133,6 +133,8 @@ def test_causal_float64(self_attention, project_qkv, scaled_scores, causal_addit
     W = _weights(rng, d_model, d_k, d_v, torch.float64)
     stages = dict(zip(STAGES, (project_qkv, scaled_scores, causal_additive_mask, attention_weights)))
     _check(self_attention, stages, X, W, True, torch.float64)
+    # scores three times as spread: visible weights from about 1 down below 1e-8, none to be cut (round 88)
+    _check(self_attention, stages, D.peaked_self_attention_input(rng, X, W), W, True, torch.float64)
 
 
 @test_case(points=1, hidden=True)
@@ -152,18 +154,17 @@ def test_batched_float32_and_float16(self_attention, project_qkv, scaled_scores,
     W = _weights(rng, d_model, d_k, d_v, torch.float32)
     stages = dict(zip(STAGES, (project_qkv, scaled_scores, causal_additive_mask, attention_weights)))
     _check(self_attention, stages, X, W, True, torch.float32)
-    # every dtype the notebook promises is graded: float16 in, float16 out (one point with float32's)
-    _causal_float16(self_attention, stages, rng)
-    # and with causal=False (no mask added at all): float16 in, float16 out there too
-    X, W = randn((5, d_model), rng, torch.float16), _weights(rng, d_model, d_k, d_v, torch.float16)
+    # two leading axes, (B, H, T, d_model): T is X.shape[-2], not a fixed axis (the notebook's (..., T, d_model), round 88)
+    _check(self_attention, stages, randn((2, 3, 5, d_model), rng), W, True, torch.float32)
+    _causal_float16(self_attention, stages, rng)   # every dtype the notebook promises: float16 in, float16 out
+    X, W = randn((5, d_model), rng, torch.float16), _weights(rng, d_model, d_k, d_v, torch.float16)   # causal=False too
     _check(self_attention, stages, X, W, False, torch.float16)
 
 
 def _causal_float16(self_attention, stages, rng):
-    # the notebook promises the input's dtype back: float16 in, float16 out. The last token's key points along query 0
-    # and is large (its score with query 0 is 30 above query 0's own): masked for every earlier query, it underflows
-    # their weights to 0 in float16 if the mask comes after the softmax (query 0's at least). Drawn where honest float16
-    # arithmetic is right (D.float16_large_key_input: that token's own query is 0); then token 0's self-score past exp's reach
+    # float16 in, float16 out. The last token's large key (30 above query 0's own score), masked for every earlier query,
+    # underflows their weights to 0 in float16 if the mask comes after the softmax; drawn where honest float16 arithmetic
+    # is right (D.float16_large_key_input); then token 0's self-score past exp's reach
     for make_input in (D.float16_large_key_input, D.float16_large_self_score_input):   # in float16 (round 129)
         X, W = make_input(rng, lambda: _weights(rng, 7, 12, 5, torch.float64))
         _check(self_attention, stages, X, W, True, torch.float16)

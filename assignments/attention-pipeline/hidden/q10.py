@@ -133,6 +133,13 @@ def test_entropy_causal_rows(row_entropy_bits, rng, submission=None):
     D.assert_matches(assert_plain_tensor(call(row_entropy_bits, A16, what="row_entropy_bits"), "H"),
                      ref.row_entropy_bits(A16.double()), what="H for float16 A", dtype=torch.float16,
                      variants=lambda: _entropy_variants(A16), reduced=True)
+    # weights with two leading axes, (B, H, T_q, T_k) as multi-head attention gives them (the notebook: (..., T_q, T_k)):
+    # a sum over a fixed axis 2, the key axis of 3-D A only, sums down the columns there (round 88)
+    A4 = A[:, 1:6, 1:6].reshape(1, 2, 5, 5).expand(2, 2, 5, 5).contiguous()
+    A4 = A4 / A4.sum(dim=-1, keepdim=True)
+    D.assert_matches(assert_plain_tensor(_entropy_of(row_entropy_bits, A4), "H"), ref.row_entropy_bits(A4),
+                     what="H for 4-D A (B, H, T_q, T_k)", variants=lambda: _entropy_variants(A4), rtol=0, atol=H_ATOL,
+                     reduced=True)
 
 
 def _half_rows(A):

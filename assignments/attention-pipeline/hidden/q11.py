@@ -125,8 +125,8 @@ def test_rank_S_lesson(rank_S_lesson, submission=None, max_rank_S=None):
     D.raise_if_lesson_matrix_mistyped(got, submission)   # the right rank of a retyped Q or K (blind57)
     Q, K = ref.lesson_qk()
     T, d_k = Q.shape
-    # the rank of Q * K (entry by entry, blind51's NumPy-style `*`): the number replayed on the lesson's Q and K, and
-    # the product read in the notebook's matrix_rank (a bare 1 is also the non-zero eigenvalue count)
+    D.raise_if_rank_after_ridge(got, submission, "rank_S_lesson", T)   # matrix_rank(S + eps I): T (round 88)
+    # the rank of Q * K (blind51's `*`), replayed on the lesson's Q and K and read in the notebook (a 1: eigenvalues too)
     product = D.rank_of_elementwise_scores(submission, "rank_S_lesson") \
         if got == D.elementwise_lesson_rank() != ref.rank_S_lesson else None
     if product is not None:

@@ -88,8 +88,8 @@ def _check(got, d_model, d_k, d_v, with_output, fn=None):
         # one W_O for each of Q, K, V (blind32): 3 d_v d_model, or each sized by its own width (d_k, d_k, d_v)
         more["param_count_wo_per_projection/3 d_v x d_model"] = base + 3 * d_v * d_model
         more["param_count_wo_per_projection/d_k, d_k, d_v x d_model"] = 2 * base
-    more.update({**D.param_count_mean_width(d_model, d_k, d_v, with_output),   # one mean width (blind52), tiles
-                 **D.param_count_padded_to_tiles(d_model, d_k, d_v, with_output)})   # padded (round 86)
+    more.update({**D.param_count_mean_width(d_model, d_k, d_v, with_output), **D.param_count_padded_to_tiles(  # blind52,
+                 d_model, d_k, d_v, with_output), **D.param_count_one_product(d_model, d_k, d_v, with_output)})   # 86, 88
     wo_term = {"": d_v * d_model, "_wo_too": d_v + d_model} if with_output else {"": 0}
     for form, n in _width_arithmetic(d_model, d_k, d_v).items():  # the widths combined with the wrong operation
         for tail, wo in wo_term.items():
@@ -235,8 +235,7 @@ def test_count_with_output(qkv_param_count, rng, submission=None):
                 if type(alone) is int and alone == n:
                     raise Misconception(key, f"with_output=True gives {got} and with_output=False {alone}: "
                                         + describe(key)) from None
-        # without W_O is also W_V left out with W_O counted: with_output=False right tells W_O never added (naming9)
-        base = ref.qkv_param_count(d_model, d_k, d_v)
+        base = ref.qkv_param_count(d_model, d_k, d_v)   # or W_V out, W_O in: with_output=False right tells (naming9)
         if type(got) in (int, float) and got == base:
             _raise_if_inverted(qkv_param_count, d_model, d_k, d_v)
             try:
@@ -248,3 +247,4 @@ def test_count_with_output(qkv_param_count, rng, submission=None):
                                     f"W_O, and with_output=False gives it too (right there): "
                                     + describe("param_count_wo_ignored")) from None
         raise
+    D.check_count_wo_when_square(qkv_param_count, d_model, d_k)   # d_v = d_model: W_O is counted there too (round 88)

@@ -245,3 +245,4 @@ def test_cross_padding_mask(cross_attention, scaled_scores, attention_weights, d
                      lambda out: D.assert_blocked_query_finite(cross_attention, out, X, Y, W, M, torch.float32),
                      lambda: ref.cross_attention(X, Y, *W, M, parts=dict(zip(("scaled_scores", "attention_weights"), stages))),
                      parts=stages)
+    D.check_all_blocked_cross(cross_attention, X, Y, W, stages)   # every key blocked: rows alike (section 3; round 88)

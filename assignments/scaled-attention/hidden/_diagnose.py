@@ -585,7 +585,8 @@ def pair_evidence(pair, Q, K, V, d_k, fn=None):
                        **clipped_rows_variants(Q64, K64, V64, d_k), **rewrite_pair_variants(Q64, K64, V64, d_k),
                        **rounded_division_variants(Q64, K64, V64, d_k),
                        **first_row_skipped_variants(Q64, K64, V64, d_k),
-                       **cummax_shift_pair_variants(Q64, K64, V64, d_k)}.items():
+                       **cummax_shift_pair_variants(Q64, K64, V64, d_k),
+                       **sort_gather_pair_variants(Q64, K64, V64, d_k, pair[1])}.items():   # naming88
         if all(same(p, w) for p, w in zip(pair, wrong)):
             hits.setdefault(key.split("/")[0], (key, wrong))
     if "causal_mask_added" in hits and Q.shape[-2] == 1:
@@ -1734,6 +1735,7 @@ def mha_slice_variants(X, W_Q, W_K, W_V, W_O, n_heads):
     out.update(weight_blocks_viewed_variants(X, W_Q, W_K, W_V, W_O, n_heads))
     out.update(mha_one_based_variants(X, W_Q, W_K, W_V, W_O, n_heads))
     out.update(round86_mha_variants(X, W_Q, W_K, W_V, W_O, n_heads))   # naming86
+    out.update(round88_mha_variants(X, W_Q, W_K, W_V, W_O, n_heads))   # naming88
     if X.dim() == 2 and X.shape[-2] > 1:
         # naming58 (blind58 q8_tokens_read_as_batch_each_attends_only_itself): each token attends only to its own
         # key (attention on Q[t:t + 1], K[t:t + 1], V[t:t + 1]): every softmax over one key is 1
@@ -9975,6 +9977,7 @@ def raise_if_helper_head_default(submission, fn, got, X, Ws, n_heads, what) -> N
     answer equals cutting c heads of width d_model // c (c the int default of a helper's head-count parameter that
     multi_head_attention never passes), each scaled by the real d_k or by its width, and a second call with
     n_heads = c on the same inputs is right."""
+    raise_if_heads_capped_by_tokens(fn, got, X, Ws, n_heads, what)   # naming88: a second call with T = n_heads
     raise_if_global_scale(submission, got, X, Ws, n_heads, what)   # naming80: first, where the source shows it
     d_model = X.shape[-1]
     found = [(h, p, c) for h, p, c in _head_defaults(submission) if c != n_heads and d_model % c == 0]
@@ -11816,3 +11819,185 @@ def _running_sum_written(name) -> bool:
         return False
     return any(isinstance(x, ast.Call) and getattr(x.func, "attr", getattr(x.func, "id", "")) in ("cumsum", "accumulate")
                for x in itertools.islice(ast.walk(func), 4000))
+
+
+# --- naming88: blind88/89's defensive code (a clamp against overflow, a head count cut to the tokens) and sorts ---
+
+def raise_if_scores_clamped(pair, Q, K, V, d_k) -> None:
+    """scores_clamped_before_softmax (naming88, blind88 q1_scores_clamped_to_plus_minus_twenty_against_exp_overflow):
+    both results of one call equal softmax(S.clamp(-c, c)) (or S.clamp(max=c)), S the scaled scores, for a bound c
+    read off the weights themselves (for a row's largest weight w_i and another w_j, c = s_j + ln(w_i / w_j) where
+    key i was clamped), whatever c the source writes, and that replay is not the right answer."""
+    if not (isinstance(pair, (tuple, list)) and len(pair) == 2 and all(type(p) is torch.Tensor for p in pair)):
+        return
+    Q64, K64, V64 = Q.double(), K.double(), V.double()
+    S = Q64 @ K64.mT / math.sqrt(d_k)
+    w = pair[1].detach().double()
+    if w.shape != S.shape or S.dim() != 2 or not bool(torch.isfinite(w).all()) or bool((w < 0).any()):
+        return
+    right = torch.softmax(S, dim=-1)
+    top = w.argmax(dim=-1)
+    cands: list[float] = []
+    for r in range(min(S.shape[0], 8)):
+        i = int(top[r])
+        for j in range(S.shape[1]):
+            if j == i or not 1e-300 < float(w[r, j]) < float(w[r, i]) * (1 - 1e-9):
+                continue
+            c = float(S[r, j]) + math.log(float(w[r, i]) / float(w[r, j]))
+            if c > 0 and not any(abs(c - x) <= 1e-7 * max(1.0, c) for x in cands):
+                cands.append(c)
+    for c in cands[:40]:
+        for lo in (-c, None):
+            wc = torch.softmax(S.clamp(min=lo, max=c), dim=-1)
+            if torch.allclose(wc, right, rtol=1e-9, atol=1e-12):
+                continue
+            if matching_variants(pair[1], {"v": wc}, Q.dtype) and matching_variants(pair[0], {"v": wc @ V64}, Q.dtype):
+                bound = f"[{-c:.4g}, {c:.4g}]" if lo is not None else f"at most {c:.4g}"
+                raise Misconception("scores_clamped_before_softmax", f"with wide scores (the largest scaled score "
+                                    f"{float(S.max()):.4g}) both results of the same call match the softmax of the "
+                                    f"scaled scores clamped to {bound} ({c * math.sqrt(d_k):.4g} before the "
+                                    "1/sqrt(d_k) scale): " + describe("scores_clamped_before_softmax"))
+
+
+def check_wide_scores(fn, dtype=torch.float64) -> None:
+    """naming88 (blind88's uncaught clamp): a call the notebook promises (any values; its own subject is a softmax fed
+    wide scores), on inputs from a generator of their own: T_q = 5, T_k = 8, d_k = 12, d_v = 4, Q and K scaled so the
+    scaled scores have a std of about 30 (float64: exp of them is finite, so even an unshifted softmax is right).
+    A clamp of the scores names scores_clamped_before_softmax; anything else is checked as every call is, the
+    weights only (q1's weights test calls it: an output-only mistake is charged by the output's own tests). A crash
+    or a result that is no (output, weights) pair is left to the tests whose own inputs show it."""
+    g = torch.Generator().manual_seed(88)
+    Q = (torch.randn((5, 12), generator=g, dtype=torch.float64) * 6.0).to(dtype)
+    K = (torch.randn((8, 12), generator=g, dtype=torch.float64) * 5.0).to(dtype)
+    V = torch.randn((8, 4), generator=g, dtype=torch.float64).to(dtype)
+    try:
+        pair = call(fn, Q, K, V, 12, what="attention")
+    except StudentCodeError:   # a crash (an own assert of exact row sums, say) is charged where the tests' inputs show it
+        return
+    if not (isinstance(pair, (tuple, list)) and len(pair) == 2 and all(type(p) is torch.Tensor for p in pair)):
+        return
+    raise_if_scores_clamped(pair, Q, K, V, 12)
+    check_pair(pair, Q, K, V, 12, "weights", fn)
+
+
+def sort_gather_pair_variants(Q64, K64, V64, d_k, got=None) -> dict:
+    """softmax_sort_permutation_reapplied (naming88, blind89 q1_sorted_softmax_put_back_with_gather_not_scatter): the
+    softmax taken on each row sorted (descending or ascending), put back with gather(-1, idx), which applies the sort
+    permutation a second time: key j gets the probability of key idx[idx[j]]. Tied scores (equal keys) sort in either
+    order, each row's the one nearer `got` (the student's weights, when given). Kept where it is not the right answer."""
+    if Q64.dim() != 2 or K64.dim() != 2 or K64.shape[-2] < 3:
+        return {}
+    S = Q64 @ K64.T / math.sqrt(d_k)
+    right = torch.softmax(S, dim=-1)
+    out = {}
+    last = S.shape[-1] - 1
+    for desc in (True, False):
+        ws = []
+        for flip in (False, True):   # tied scores (equal keys) in either order: a sort's tie order is its own
+            s, idx = (S.flip(-1) if flip else S).sort(dim=-1, descending=desc, stable=True)
+            ws.append(torch.softmax(s, dim=-1).gather(-1, last - idx if flip else idx))
+        w = ws[0]
+        if got is not None and type(got) is torch.Tensor and got.shape == w.shape:   # each row's tie order: the nearer
+            g = got.detach().double()
+            w = torch.where(((g - ws[1]).abs().amax(-1) < (g - ws[0]).abs().amax(-1)).unsqueeze(-1), ws[1], ws[0])
+        if not torch.allclose(w, right, rtol=1e-9, atol=1e-12):
+            out[f"softmax_sort_permutation_reapplied/{'desc' if desc else 'asc'}"] = (w @ V64, w)
+    return out
+
+
+def round88_mha_variants(X, W_Q, W_K, W_V, W_O, n_heads) -> dict:
+    """mha_head_refolded_column_major (naming88, blind89 q8_head_columns_masked_select_refolded_column_major): each
+    head's (T, d_k) block of Q, K and V read out row-major (masked_select, flatten, reshape) and folded back as
+    .view(d_k, T).T, which scrambles tokens and columns. 2-D inputs, T > 1 and d_k > 1 (else it is the right block)."""
+    if X.dim() != 2 or X.shape[-1] % n_heads:
+        return {}
+    T, d_model = X.shape
+    d_k = d_model // n_heads
+    if T < 2 or d_k < 2:
+        return {}
+    X64 = X.double()
+    Q, K, V = (X64 @ W.double() for W in (W_Q, W_K, W_V))
+    heads = []
+    for h in range(n_heads):
+        c = slice(h * d_k, (h + 1) * d_k)
+        q, k, v = (M[:, c].reshape(d_k, T).T for M in (Q, K, V))
+        heads.append(ref.attention(q, k, v, d_k)[0])
+    return {"mha_head_refolded_column_major": torch.cat(heads, dim=-1) @ W_O.double()}
+
+
+def raise_if_heads_capped_by_tokens(fn, got, X, Ws, n_heads, what) -> None:
+    """mha_heads_capped_by_tokens (naming88, blind88 q8_head_count_lowered_until_no_more_heads_than_tokens): with
+    fewer tokens than heads (T < n_heads) the answer equals the right layer run with h < n_heads heads, h <= T and a
+    divisor of d_model (the replay is not the right answer), and a second call with T = n_heads tokens, the same
+    weights, is right: the head count was cut to the number of tokens."""
+    if fn is None or type(got) is not torch.Tensor or X.dim() != 2 or tuple(got.shape) != tuple(X.shape):
+        return
+    T, d_model = X.shape
+    if T >= n_heads or d_model % n_heads:
+        return
+    X64 = X.double()
+    Wq, Wk, Wv, Wo = (w.double() for w in Ws)
+    right = ref.multi_head_attention(X64, Wq, Wk, Wv, Wo, n_heads)
+    for h in range(min(T, n_heads - 1), 0, -1):
+        if d_model % h:
+            continue
+        replay = ref.multi_head_attention(X64, Wq, Wk, Wv, Wo, h)
+        if torch.allclose(replay, right, rtol=1e-9, atol=1e-12) or not matching_variants(got, {"v": replay}, X.dtype):
+            continue
+        X2 = torch.randn((n_heads, d_model), generator=torch.Generator().manual_seed(88), dtype=torch.float64)
+        try:
+            again = fn(X2.to(X.dtype), *Ws, n_heads)
+        except Exception:  # noqa: BLE001 - a second call is only evidence
+            return
+        want = ref.multi_head_attention(X2, Wq, Wk, Wv, Wo, n_heads)
+        if type(again) is not torch.Tensor or not matching_variants(again, {"v": want}, X.dtype):
+            return
+        raise Misconception("mha_heads_capped_by_tokens", f"{what} is wrong: with T = {T} tokens and n_heads = "
+                            f"{n_heads} it equals the layer run with {h} heads of width {d_model // h}, while with "
+                            f"T = {n_heads} tokens (the same weights) it is right: "
+                            + describe("mha_heads_capped_by_tokens"))
+
+
+def _row_min_overflows(x: torch.Tensor) -> torch.Tensor:
+    """The rows of x (in its own dtype) whose exp(x - row min) sums to inf."""
+    return torch.isinf(torch.exp(x - x.amin(dim=-1, keepdim=True)).sum(dim=-1))
+
+
+ROW_MIN_PROBE = ((40.0, -50.0, 0.0, 10.0), (0.5, -1.0, 2.0, 0.0))
+
+
+def min_shift_nan(got, logits, fn) -> Misconception | None:
+    """entropy_shift_by_row_min (naming88, blind89 q4_entropy_shift_from_ascending_sort_takes_row_min): the entropy is
+    not finite in exactly the rows where exp(logits - row min) overflows in the logits' dtype (not the rows where the
+    unshifted exp does), the other rows right; and a second call on ROW_MIN_PROBE, whose first row overflows only when
+    shifted by its minimum (span 90; its max, mean and first entry all keep exp finite), is not finite there and
+    right on the second row."""
+    if type(got) is not torch.Tensor or tuple(got.shape) != tuple(logits.shape[:-1]) or not got.is_floating_point() \
+            or logits.dim() < 1 or logits.dtype != torch.float32:
+        return None
+    bad = _row_min_overflows(logits)
+    if not bool(bad.any()) or bool(bad.all()) or not torch.equal(bad, ~torch.isfinite(got)) \
+            or torch.equal(bad, torch.isinf(torch.exp(logits).sum(dim=-1))):
+        return None
+    if not matching_variants(got[~bad], {"v": ref.softmax_entropy(logits.double())[~bad]}, logits.dtype):
+        return None
+    probe = torch.tensor(ROW_MIN_PROBE, dtype=torch.float32)
+    try:
+        again = fn(probe.clone())
+    except Exception:  # noqa: BLE001 - a second call is only evidence
+        return None
+    if type(again) is not torch.Tensor or tuple(again.shape) != (2,) or not again.is_floating_point() \
+            or bool(torch.isfinite(again[0])) \
+            or not matching_variants(again[1:], {"v": ref.softmax_entropy(probe.double())[1:]}, torch.float32):
+        return None
+    rows = [i for i, b in enumerate(bad.flatten().tolist()) if b]
+    return Misconception("entropy_shift_by_row_min", f"softmax_entropy is not finite for rows {rows}, exactly the rows "
+                         "where exp(logits - row minimum) overflows float32, the other rows right; and on the logits "
+                         "[40, -50, 0, 10] (the maximum 40 keeps exp finite, the minimum -50 does not) it is not "
+                         "finite either: " + describe("entropy_shift_by_row_min"))
+
+
+def shift_nan(got, logits, submission, fn) -> Misconception | None:
+    """A NaN entropy replayed as a shift by something other than each row's maximum: the whole tensor's maximum,
+    the row mean (with the source), the row minimum (naming88, with a second call)."""
+    return global_max_nan(got, logits) or mean_shift_nan(got, logits, submission) or min_shift_nan(got, logits, fn)

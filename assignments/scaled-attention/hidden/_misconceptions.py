@@ -1262,4 +1262,30 @@ MISCONCEPTIONS = {
                                          "0): head h reads head h + 1's columns, so the heads come out rotated; the "
                                          "starts are the exclusive sum 0, d_k, 2 d_k, ... (cumsum - widths, or "
                                          "h * d_k)",
+    # naming88: blind88/89's defensive code and sorts
+    "scores_clamped_before_softmax": "clamping the scores before the softmax to keep exp from overflowing: every "
+                                     "score past the bound becomes the bound, so wide scores that differ (60 and 25) "
+                                     "get equal weight, where the softmax puts nearly all of it on the larger (and "
+                                     "no gradient passes the clamp); F.softmax already subtracts each row's maximum, "
+                                     "so nothing overflows: drop the clamp",
+    "softmax_sort_permutation_reapplied": "putting a softmax taken on sorted scores back in key order with "
+                                          "gather(-1, idx): gather applies the sort permutation a second time "
+                                          "instead of undoing it, so key j gets the probability of key idx[idx[j]] "
+                                          "(the rows still sum to 1, on the wrong keys); undo the sort with "
+                                          "p_sorted.scatter(-1, idx, p_sorted), or gather with idx.argsort(-1), or "
+                                          "take the softmax of the unsorted scores",
+    "mha_head_refolded_column_major": "folding a head's entries back as .view(d_k, T).T: masked_select, flatten "
+                                      "and reshape read a (T, d_k) block row-major, token by token, so the right "
+                                      "refold is .view(T, d_k); the column-major fold scrambles tokens and columns "
+                                      "(right only when T or d_k is 1); refold with .view(T, d_k), or slice the "
+                                      "columns, Q[:, h * d_k:(h + 1) * d_k]",
+    "mha_heads_capped_by_tokens": "lowering the number of heads when there are fewer tokens than heads: n_heads "
+                                  "is a given of the layer (it fixes each head's width and sqrt(d_k) scale), and "
+                                  "any T is valid with any n_heads; fewer, wider heads compute another layer; drop "
+                                  "the adjustment and always cut n_heads heads of width d_model // n_heads",
+    "entropy_shift_by_row_min": "shifting the logits by each row's MINIMUM before exp (sort() is ascending, so "
+                                "sort(...)[..., :1] is the smallest; or min/amin): the shift cancels, but every "
+                                "other logit is then above 0 and exp overflows to inf once a row spans about 88 "
+                                "(float32), so the row's entropy is NaN; subtract the row maximum, "
+                                "amax(dim=-1, keepdim=True) or sort(descending=True)[..., :1], or use log_softmax",
 }

@@ -235,6 +235,10 @@ def blames_softmax_for_zero_fill(test):
                                 "stable_softmax on (0.5, -inf, -0.25) gives the -inf logit the weight of a 0 logit: "
                                 "the 0 comes from the softmax, not from the mask fill: it matches "
                                 + describe("softmax_inf_to_zero")) from None
+        except AssertionError as failure:
+            if "NaN" in str(failure):      # naming round 88: 0 * -inf in a max picked by a product
+                name_max_picked_by_product(stable_softmax, str(failure).split("\n")[0].split(": look at")[0])
+            raise
         finally:
             STUDENT_SOFTMAX.reset(token)
 
@@ -2306,6 +2310,7 @@ def _judge(fn, Q, K, V, mask, got, what, expected=None):
                 raise_if_other_container(got, expected, what, reduced=got.dim() <= widest)   # as above
                 raise_if_axes_merged(got, expected, what)
             name_rows_never_written(fn, got, expected, what)        # round71: before randomness is blamed
+            name_empty_rows_flag_slips(Q, K, V, mask, got, expected, what)     # naming round 88: nonzero, gather(-2)
             raise_if_nondeterministic(fn, (Q, K, V), {"mask": mask}, got, FN)
             if got.shape == expected.shape and got.dtype == expected.dtype and Q.dtype in (torch.float16, torch.bfloat16):
                 name_in_float64(fn, Q, K, V, mask, f"{what} is wrong")
@@ -2672,6 +2677,7 @@ def judge_large_scores(fn, Q, K, V, mask, got):
         if torch.equal(~torch.isfinite(got), torch.isnan(ref.sdpa_pos_inf_fill(Q, K, V, mask))):
             confirm_pos_inf_fill(fn, Misconception("pos_inf_fill", "the output is NaN on every row with a "
                                  "blocked key, and right without a mask: it matches " + describe("pos_inf_fill")))
+        name_shift_skipped_where_minus_inf(fn, "the float16 output contains inf or NaN only when a mask is given")
         raise AssertionError("the float16 output contains inf or NaN only when a mask is given: look at how "
                              "the masked scores are filled")
     expected = ref.scaled_dot_product_attention(Q, K, V, mask)
@@ -3053,6 +3059,7 @@ def name_shape(got, expected, what, inputs, submission=None):
     got, expected = tuple(got), tuple(expected)
     if got == expected:
         return
+    name_lengths_padded(got, expected, what, inputs, submission)     # naming round 88: T padded to a multiple of 8
     name_shape_from_front_axes(got, what, inputs, submission)     # round66: q_shape[:3], k_shape[2] on 3-D shapes
     name_shape_unpacked_width_first(got, what, inputs, submission)    # round72: `*batch, d, T = q_shape`
     stride = tuple(torch.empty(0).new_empty(expected).stride()) if expected and all(expected) else None
@@ -3331,6 +3338,17 @@ def score_statistics(divisor=1.0):
         # a kind: no mean subtracted, mean(S^2) or sum(S^2) / (n - 1) (blind28 q2_mean_square_as_variance)
         "variance_as_mean_square": [float(S.pow(2).mean()), float(S.pow(2).sum() / (S.numel() - 1))],
     }
+
+
+def diagonal_twice_statistics():
+    """q2's raw_score_var (naming round 88, blind89 q2_pair_list_from_tril_and_triu_indices_counts_the_diagonal_twice):
+    the variance (unbiased or not) of every score of the batched example plus its diagonal once more (tril_indices
+    joined with triu_indices). Kept out of score_statistics: scaled by sqrt(8), 0.8279 lies within q2's 2 ATOL of
+    variance_as_mean_square's 0.8265, so only the raw value (6.6232, 6.5128; none other within 0.01) is offered."""
+    Q, K, _ = ref._batched_example()
+    S = Q @ K.transpose(-2, -1)
+    both = torch.cat([S.flatten(), S.diagonal(dim1=-2, dim2=-1).flatten()])
+    return {"diagonal_scores_counted_twice": [float(both.var(unbiased=u)) for u in (True, False)]}
 
 
 def name_products_not_summed(raw, scaled, atol):
@@ -3883,6 +3901,9 @@ def name_trace_mistake(got, what, weights3, atol, submission=None):
       (hand_score_slip: one dot product worked out wrong; said with the entry and both values);
     or an out3 that is the notebook's own weights3 @ V3 where weights3 is one of these."""
     name_additive_trace_scores(got, what, atol)      # round62: sum(tanh(q + k)) for the scores
+    name_trace_row_sum_overwritten(got, what, submission, atol)     # naming round 88: scatter for scatter_add
+    if what in ("weights3", "weights3_causal"):      # naming round 88: a sorted softmax gathered back
+        name_sorted_softmax_regathered(got.double(), _trace_scores(what), -1, what)
     name_trace_scores_written_in_place(got, what, submission, atol)     # round65: scores3[0, 1:] = -inf
     if what == "out3":
         name_trace_dropout(got, weights3, submission, atol)     # round62: a dropout in training mode on the weights
@@ -3895,12 +3916,15 @@ def name_trace_mistake(got, what, weights3, atol, submission=None):
                                                    for h in _hard_argmax_weights()):     # V3's rows the argmax picks
             raise Misconception("hard_attention_argmax", "out3 is wrong: each row is the value of the query's "
                                 "highest-scoring key alone: " + describe("hard_attention_argmax"))
+    if what == "out3":
+        name_out3_rows_renormalised(got, weights3, atol)      # naming round 88: out3 / out3.sum(-1)
     if what != "out3" or type(weights3) is not torch.Tensor or tuple(weights3.shape) != (3, 3):
         return
     w = weights3.detach().double()
     if not (torch.isfinite(got).all() and torch.allclose(got.double(), w @ ref.V3, rtol=0, atol=atol)):
         return
     try:
+        name_sorted_softmax_regathered(w, _trace_scores("weights3"), -1, "weights3")
         _name_trace_weights(w, ref.weights3, "weights3", atol)
     except Misconception as m:
         raise Misconception(m.key, f"out3 is wrong: it is weights3 @ V3, and {m}") from None
@@ -4145,6 +4169,9 @@ def assert_softmax(got, x, dim, what, variants, fn=None, submission=None):
             name_softmax_fixed_axis(fn, got, x, dim, what)    # round62: second calls show one hard-coded axis
         raise
     except AssertionError:
+        name_sorted_softmax_regathered(got, x, dim, what)     # naming round 88: the sort permutation applied twice
+        if type(got) is torch.Tensor and bool(torch.isnan(got).any()):
+            name_max_picked_by_product(fn, f"{what} contains NaN")     # naming round 88: 0 * -inf
         name_softmax_fixed_axis(fn, got, x, dim, what)      # round62: max and sum over a hard-coded axis
         name_not_normalised(got, x, dim, what)
         name_floored_replay(fn, got, x, dim, what)
@@ -7722,6 +7749,7 @@ def name_count_slips(got, name, submission) -> None:
     """q8's last readings of a count before it is said in numbers: power_typed_as_e_notation (name_e_notation), then
     (round57) a count computed after its cell changed a length it reads (name_counted_after_rebinding)."""
     name_e_notation(got, name)
+    name_power_of_two_past_length(got, name, submission)     # naming round 88: 1 << T.bit_length() pads 1024 to 2048
     name_count_iterable_slips(got, name, submission)     # naming round 72: an iterator read twice, a product from 0
     name_counted_after_rebinding(got, name, submission)
     name_tile_entries(got, name, submission)         # naming round 63: BLOCK_M x BLOCK_N, one FlashAttention tile
@@ -7900,11 +7928,15 @@ def _width_of_values(node) -> bool:
             and values(node.func.value) and len(node.args) == 1 and _number(node.args[0]) in (-1, 1))
 
 
-def trace_scale_key(key, what, submission):
+def trace_scale_key(key, what, submission, got=None):
     """q6 (T = 3, d_k = 4, d_v = 2): sqrt(d_v) = sqrt(2) = d_k ** 0.25, so the weights scaled by 1/sqrt(d_v) are
     those of the root taken twice (blind58: the text's divisor 2 used as d_k and rooted again). scale_by_d_v only
     where the trace's cells read V's width; scale_root_taken_twice where they root a root or the divisor 2; else
-    both readings said, no key. Other keys pass through."""
+    both readings said, no key. weights_not_normalised is first offered to the row sum written with scatter
+    (naming round 88: on the trace its replay is the same numbers, and the source tells them apart). Other keys
+    pass through."""
+    if key == "weights_not_normalised" and got is not None:
+        name_trace_row_sum_overwritten(got, what, submission, 5e-4)
     if key == "scale_precedence":
         return _trace_precedence_key(key, what, submission)
     if key != "scale_by_d_v":
@@ -8783,6 +8815,7 @@ def name_entries_times_four(got, name, submission) -> None:
     that stores `name` reads a bytes size (_bytes_read) itself or through a name the cell (outside its defs) last
     assigned from one before that line: count_in_bytes, quoting it; else count_times_four, whose text gives the
     readings one number allows. Always raises. Student text: parsed (bounded: each node walked a fixed number of times), never run."""
+    name_power_of_two_past_length(got, name, submission)     # naming round 88: 1 << T.bit_length() pads 1024 to 2048
     hit = None
     try:
         for seg, tree in _cell_trees(submission, name):
@@ -11409,3 +11442,312 @@ def name_tiled_triangle(t, T_q, T_k, what) -> None:
         if bool((t == ((j // n <= i // n) & (j % n <= i % n))).all()):
             raise Misconception("tile_triangle_below_diagonal", f"{what} is wrong: it matches a mask built in "
                                 f"{n} x {n} tiles in which " + describe("tile_triangle_below_diagonal"))
+
+
+# naming round 88 (blind88: defensive, validating code; blind89: selection, indexing and sparse formulations)
+
+_PAD_WORDS = re.compile(r"pad|ceil|bit_length|round(?:ed|ing|s)? up|multiple of|-\s*\(\s*-", re.IGNORECASE)
+
+
+def _padded_lengths(n: int) -> set[int]:
+    """`n` rounded up to a multiple of 8, 16, 32, 64 or 128, or to a power of two (the next one, or the one after a
+    power of two that n already is: 1 << n.bit_length()), each only where it is not n itself."""
+    out = {-(-n // m) * m for m in (8, 16, 32, 64, 128)} | {1 << (n - 1).bit_length(), 1 << n.bit_length()}
+    return {p for p in out if p != n}
+
+
+def name_lengths_padded(got, expected, what, inputs, submission) -> None:
+    """q1 (naming round 88, blind88 q1_lengths_padded_up_to_a_multiple_of_eight_for_the_kernels): a shape equal to
+    the right one with a sequence length (T_q or T_k, 10) replaced by a padded one (_padded_lengths: 16 for a
+    multiple of 8 or a power of two), every other axis right, AND a cell that stores the answer speaks of padding
+    or rounds up (pad, ceil, bit_length, -(-n // m)): shape_lengths_padded. Student text: read, never run."""
+    lengths = {inputs["Q"][-2], inputs["K"][-2]}
+    if len(got) != len(expected) or submission is None:
+        return
+    off = [i for i in range(len(got)) if got[i] != expected[i]]
+    if not off or not all(expected[i] in lengths and isinstance(got[i], int) and got[i] in _padded_lengths(expected[i])
+                          for i in off):
+        return
+    try:
+        cells = cells_of(submission)
+        said = any(_PAD_WORDS.search(cells[i][:20000]) for i in cells_assigning(cells, what))
+    except (RecursionError, MemoryError, ValueError, SyntaxError):
+        return
+    if said:
+        raise Misconception("shape_lengths_padded", f"{what} is {tuple(got)}: the right shape {tuple(expected)} with "
+                            f"the length {expected[off[0]]} padded to {got[off[0]]}: " + describe("shape_lengths_padded"))
+
+
+def name_out3_rows_renormalised(got, weights3, atol) -> None:
+    """q6's out3 (naming round 88, blind88 q6_sanity_check_that_output_rows_sum_to_one_renormalises_out3): the right
+    out3 with each row divided by its own sum, a "repair" of output rows that were never meant to sum to 1, where
+    out3 is not the notebook's own weights3 @ V3 (a wrong weights3 is named on its own: 1 / (1 + S) normalised
+    weights give nearly these numbers on the trace): output_rows_renormalised."""
+    out = ref.out3.double()
+    replay = out / out.sum(-1, keepdim=True)
+    g = got.detach().double()
+    if not (bool(torch.isfinite(g).all()) and g.shape == replay.shape and torch.allclose(g, replay, rtol=0, atol=atol)):
+        return
+    if (type(weights3) is torch.Tensor and tuple(weights3.shape) == (3, 3)
+            and torch.allclose(g, weights3.detach().double() @ ref.V3.double(), rtol=0, atol=atol)):
+        return
+    raise Misconception("output_rows_renormalised", "out3 is wrong: it is the right out3 with each row divided by "
+                        "its own sum: " + describe("output_rows_renormalised"))
+
+
+def name_pair_list_numel(got, submission, T) -> None:
+    """q8 (naming round 88, blind89 q8_entries_counted_as_numel_of_the_cartesian_pair_list_counts_both_coordinates):
+    attn_entries = 2 T^2 AND the assignment that binds it (or a def it calls) takes numel() / nelement() of a list
+    of index pairs made in the cell (cartesian_prod, nonzero, argwhere, tril_indices / triu_indices, a stacked
+    meshgrid): pair_list_numel. 2 T^2 alone has other readings (two matrices, float16 bytes), said without a name.
+    Student text: parsed (bounded), never run."""
+    if got != 2 * T * T or submission is None:
+        return
+    builders = {"cartesian_prod", "nonzero", "argwhere", "tril_indices", "triu_indices", "meshgrid", "stack",
+                "combinations"}
+
+    def name_of(f):
+        return f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
+    try:
+        values, defs = _assignment_values(submission, "attn_entries")
+        nodes = [b for v in values for node in _reached(v, defs) for b in itertools.islice(ast.walk(node), 4000)]
+        counted = any(isinstance(b, ast.Call) and name_of(b.func) in ("numel", "nelement") for b in nodes)
+        built = any(isinstance(n, ast.Call) and name_of(n.func) in builders
+                    for _segments, tree in _cell_trees(submission, "attn_entries")
+                    for n in itertools.islice(ast.walk(tree), 8000))
+    except (RecursionError, MemoryError, ValueError, SyntaxError):
+        return
+    if counted and built:
+        raise Misconception("pair_list_numel", f"attn_entries is {got:,} = 2 T^2: " + describe("pair_list_numel"))
+
+
+def _trace_scores(what):
+    """q6's scaled scores of the trace, the causal ones masked with -inf for weights3_causal."""
+    s = ref.Q3.double() @ ref.K3.double().T / 2.0
+    return s.masked_fill(~ref.causal_mask(3), float("-inf")) if what == "weights3_causal" else s
+
+
+def name_trace_row_sum_overwritten(got, what, submission, atol) -> None:
+    """q6 (naming round 88, blind89 q6_causal_row_sums_built_with_scatter_which_overwrites_instead_of_scatter_add):
+    weights3 or weights3_causal equal to the exponentials exp(s - row max) of the (masked) trace scores with each
+    row divided by ONE of its own kept terms (the last written, or the first), not their sum, AND the cell calls
+    scatter / scatter_ (an overwrite; scatter_add accumulates): row_sum_scatter_overwrites. On the notebook's
+    trace the last kept term of each causal row is its diagonal, the row's largest (exp(0) = 1): the replay is then
+    the undivided exponentials, so the source tells this from a division left out (weights_not_normalised).
+    Student text: parsed (bounded), never run."""
+    if what not in ("weights3", "weights3_causal") or submission is None or type(got) is not torch.Tensor:
+        return
+    if tuple(got.shape) != (3, 3) or not bool(torch.isfinite(got).all()):
+        return
+    s = _trace_scores(what)
+    keep = torch.isfinite(s)
+    e = torch.exp(s - s.amax(-1, keepdim=True)).masked_fill(~keep, 0.0)
+    g = got.detach().double()
+    for pick in ("last", "first"):
+        cols = [max(j for j in range(3) if keep[i, j]) if pick == "last" else min(j for j in range(3) if keep[i, j])
+                for i in range(3)]
+        replay = e / torch.stack([e[i, cols[i]] for i in range(3)])[:, None]
+        if torch.allclose(g, replay, rtol=0, atol=atol) and not torch.allclose(replay, e / e.sum(-1, keepdim=True),
+                                                                              rtol=0, atol=atol):
+            break
+    else:
+        return
+    try:
+        hit = _source_hit(_cell_trees(submission, what), lambda n: isinstance(n, ast.Call) and isinstance(
+            n.func, ast.Attribute) and n.func.attr in ("scatter", "scatter_") and not any(
+            k.arg == "reduce" for k in n.keywords))
+    except (RecursionError, MemoryError, ValueError):
+        return
+    if hit is not None:
+        raise Misconception("row_sum_scatter_overwrites", f"{what} is wrong: each row is its exponentials divided by "
+                            f"the {pick} of them alone, not by their sum, and your cell writes the sums with scatter "
+                            f"(`{hit}`): " + describe("row_sum_scatter_overwrites"))
+
+
+def _regathered(x, dim):
+    """The right softmax of x along `dim` computed on the sorted slice (descending or ascending) and put back with
+    gather(dim, order), the sort permutation applied twice: {key/order: tensor}."""
+    right = ref.stable_softmax(x, dim)
+    out = {}
+    for descending in (True, False):
+        order = x.sort(dim=dim, descending=descending).indices
+        out[f"sorted_softmax_regathered/{'desc' if descending else 'asc'}"] = right.gather(dim, order).gather(dim, order)
+    return out
+
+
+def name_sorted_softmax_regathered(got, x, dim, what) -> None:
+    """q3 and q6 (naming round 88, blind89 q3_sorted_softmax_put_back_with_gather_instead_of_scatter): a softmax
+    equal, on this input, to the softmax of the sorted logits gathered back with the sort's own indices (applying
+    the permutation twice instead of undoing it), where that replay is not the right softmax (a slice whose order
+    is its own inverse gives the right one): sorted_softmax_regathered."""
+    if (type(got) is not torch.Tensor or type(x) is not torch.Tensor or got.shape != x.shape
+            or not got.dtype.is_floating_point or x.dim() == 0):
+        return
+    try:
+        hits = matching_variants(got, _regathered(x, dim), x.dtype, expected=ref.stable_softmax(x, dim))
+    except (RuntimeError, ValueError, TypeError, IndexError):
+        return
+    if hits:
+        raise Misconception("sorted_softmax_regathered", f"{what} is wrong: it matches, on this input, the softmax "
+                            "of the sorted logits put back with gather(dim, order): " + describe("sorted_softmax_regathered"))
+
+
+def _pads_past_power(node) -> bool:
+    """`n.bit_length()` on anything but `n - 1` (1 << n.bit_length() is 2n for n a power of two), or
+    int(log2(n)) + 1 / floor(log2(n)) + 1 as an exponent's value (the same next-power-up). Student text, parsed."""
+    if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "bit_length"
+            and not (isinstance(node.func.value, ast.BinOp) and isinstance(node.func.value.op, ast.Sub)
+                     and _number(node.func.value.right) == 1)):
+        return True
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add) and _number(node.right) == 1:
+        inner = node.left
+        if isinstance(inner, ast.Call) and isinstance(inner.func, (ast.Name, ast.Attribute)) and inner.args:
+            fname = inner.func.id if isinstance(inner.func, ast.Name) else inner.func.attr
+            arg = inner.args[0]
+            return fname in ("int", "floor") and isinstance(arg, ast.Call) and (
+                getattr(arg.func, "attr", None) == "log2" or getattr(arg.func, "id", None) == "log2")
+    return False
+
+
+def name_power_of_two_past_length(got, name, submission, T=1024, d_k=64) -> None:
+    """q8 (naming round 88, blind88 q8_power_of_two_padding_doubles_a_length_that_already_is_one): attn_entries =
+    (2T)^2 or score_madds = (2T)^2 d_k, T = 1024 a power of two, AND a cell that stores the count pads a length
+    with the next power of two ABOVE it (1 << n.bit_length(), 2 ** (int(log2(n)) + 1)): power_of_two_padding_past_length.
+    Student text: parsed (bounded), never run."""
+    if submission is None or got != {"attn_entries": 4 * T * T, "score_madds": 4 * T * T * d_k}.get(name):
+        return
+    try:
+        hit = _source_hit([(seg, tree) for seg, tree in _cell_trees(submission, name)], _pads_past_power)
+    except (RecursionError, MemoryError, ValueError):
+        return
+    if hit is not None:
+        raise Misconception("power_of_two_padding_past_length", f"{name} is {got:,}, the count at 2T = {2 * T}: your "
+                            f"cell pads the length to a power of two with `{hit}`, which for T = {T}, already a power "
+                            "of two, gives 2T: " + describe("power_of_two_padding_past_length"))
+
+
+def _masked_weights64(Q, K, mask):
+    """float64 softmax of the scaled scores with blocked keys at -inf: a fully masked query's row is NaN."""
+    q, k = Q.detach().double(), K.detach().double()
+    s = (q @ k.transpose(-2, -1)) / math.sqrt(q.shape[-1])
+    return torch.softmax(s.masked_fill(~mask.bool(), float("-inf")), dim=-1)
+
+
+def name_empty_rows_flag_slips(Q, K, V, mask, got, expected, what) -> None:
+    """q5 (naming round 88, blind89): two slips of the indices that clear the rows of fully masked queries, each by
+    the replay on the test's inputs (float64), named where it matches and is not the right output:
+    - empty_rows_indices_mixed_across_batch (q5_empty_query_rows_from_flattened_nonzero_mix_batch_indices_into_
+      query_indices): the right output with index_fill(-2, idx, 0) where idx is the flattened nonzero() of a
+      batched (..., T_q) flag (batch indices read as query indices);
+    - has_key_flag_gathered_wrong_axis (q5_any_key_flag_gathered_at_the_first_allowed_key_along_the_query_axis):
+      the weights cleared where mask.gather(-2, first) is False, `first` each query's first allowed key
+      (argmax over the keys), with gather or take_along_dim (which broadcasts): the flag read along the query
+      axis, another query's entry."""
+    if (mask is None or type(got) is not torch.Tensor or got.shape != expected.shape or mask.dtype != torch.bool
+            or Q.dim() < 3):
+        return
+    replays = {}
+    try:
+        idx = (~mask.any(dim=-1)).nonzero().flatten()
+        if mask.dim() > 2 and idx.numel() and int(idx.max()) < expected.shape[-2]:
+            replays["empty_rows_indices_mixed_across_batch"] = expected.double().index_fill(-2, idx, 0.0)
+        first = mask.int().argmax(dim=-1, keepdim=True)
+        if first.numel() and int(first.max()) < mask.shape[-2]:
+            for how, has_key in (("gather", lambda: mask.gather(-2, first)),
+                                 ("take_along_dim", lambda: torch.take_along_dim(mask, first, dim=-2))):
+                w = _masked_weights64(Q, K, mask).masked_fill(~has_key(), 0.0)
+                replays[f"has_key_flag_gathered_wrong_axis/{how}"] = w @ V.detach().double()
+        hits = {h.split("/")[0] for h in matching_variants(got, replays, got.dtype, expected=expected)}
+    except (RuntimeError, ValueError, IndexError, TypeError):
+        return
+    if len(hits) == 1:
+        key = hits.pop()
+        raise Misconception(key, f"{what} is wrong: it matches, on this input, " + describe(key))
+
+
+_MAX_PROBE = torch.tensor([[0.5, float("-inf"), 1.0, -0.25], [0.2, 0.1, -0.3, 0.4]], dtype=torch.float64)
+
+
+def _selection_product(fdef) -> str | None:
+    """The quoted product of the def's own statements that multiplies a 0/1 selection (one_hot, or an == test) into
+    something, where the def also reduces with a sum: the max picked as sum(selection * x). Student text, parsed."""
+    own = list(_own_statements(fdef, 4000))
+
+    def selection(n) -> bool:
+        return any((isinstance(c, ast.Call) and (getattr(c.func, "attr", None) == "one_hot"
+                                                 or getattr(c.func, "id", None) == "one_hot"))
+                   or (isinstance(c, ast.Compare) and any(isinstance(o, ast.Eq) for o in c.ops))
+                   for c in itertools.islice(ast.walk(n), 400))
+    bound = {t.id for n in own if isinstance(n, ast.Assign) and selection(n.value)
+             for t in n.targets if isinstance(t, ast.Name)}
+
+    def picks(n) -> bool:
+        return selection(n) or any(isinstance(c, ast.Name) and c.id in bound for c in itertools.islice(ast.walk(n), 400))
+    summed = any(isinstance(n, ast.Call) and getattr(n.func, "attr", getattr(n.func, "id", None)) in ("sum", "nansum")
+                 for n in own)
+    for n in own:
+        if summed and isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mult) and (picks(n.left) or picks(n.right)):
+            return ast.unparse(n)[:60]
+    return None
+
+
+def name_max_picked_by_product(fn, said) -> None:
+    """q3, q5, q6 (naming round 88, blind89 q3_row_max_read_through_a_one_hot_of_the_argmax_makes_zero_times_minus_
+    inf_nan): a NaN result where a second call of the notebook's stable_softmax on a float64 probe gives NaN on the
+    whole slice holding a -inf and the right weights on the finite slice, and the right weights with -inf replaced
+    by -30, AND its def (the last one a Run All leaves) picks the max as a sum of a 0/1 selection (one_hot, ==)
+    times the logits: max_picked_by_product. A softmax subtracting the min gives the same numbers: the source tells
+    them apart. Student text: parsed (bounded), never run."""
+    if fn is None:
+        return
+    out = second_call(fn, _MAX_PROBE.clone(), dim=-1)
+    finite = _MAX_PROBE.masked_fill(torch.isinf(_MAX_PROBE), -30.0)
+    out_finite = second_call(fn, finite.clone(), dim=-1)
+    right, right_finite = torch.softmax(_MAX_PROBE, -1), torch.softmax(finite, -1)
+    if not all(type(t) is torch.Tensor and t.shape == _MAX_PROBE.shape and t.dtype.is_floating_point
+               for t in (out, out_finite)):
+        return
+    if not (bool(torch.isnan(out[0]).all()) and torch.allclose(out[1].double(), right[1], atol=1e-6)
+            and torch.allclose(out_finite.double(), right_finite, atol=1e-6)):
+        return
+    try:
+        found = [n for _seg, tree in _cell_trees(_grading_checks.running_submission(), "stable_softmax")
+                 for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "stable_softmax"]
+        hit = _selection_product(found[-1]) if found else None
+    except (RecursionError, MemoryError, ValueError, SyntaxError):
+        return
+    if hit is not None:
+        raise Misconception("max_picked_by_product", f"{said}, and stable_softmax on (0.5, -inf, 1.0, -0.25) is NaN "
+                            f"on the whole slice while finite slices are right; your softmax picks its max as a "
+                            f"product (`{hit}`): " + describe("max_picked_by_product"))
+
+
+def name_shift_skipped_where_minus_inf(fn, said) -> None:
+    """q5 (naming round 88, blind88 q3_guard_against_minus_inf_minus_minus_inf_leaves_partly_masked_slices_unshifted):
+    three second calls of the attention on one query with keys 100, 0, 99 (d_k = 1, V = I): in float32 with key 1
+    masked it gives inf or NaN, in float32 with no mask and in float64 with the mask it gives the right weights.
+    exp(100) overflows float32 alone, so the max is subtracted on the unmasked slice and not on the slice that holds
+    a -inf, though that slice has finite entries: the guard against -inf - (-inf) tests for any -inf in the slice
+    where only an all -inf slice needs it: shift_skipped_where_minus_inf."""
+    def probe(dtype, masked):
+        Q = torch.ones(1, 1, 1, dtype=dtype)
+        K = torch.tensor([[[100.0], [0.0], [99.0]]], dtype=dtype)
+        mask = torch.tensor([[True, not masked, True]])
+        return second_call(fn, Q, K, torch.eye(3, dtype=dtype)[None], mask=mask), mask
+    outs = {}
+    for dtype, masked in ((torch.float32, True), (torch.float32, False), (torch.float64, True)):
+        out, mask = probe(dtype, masked)
+        if type(out) is not torch.Tensor or tuple(out.shape) != (1, 1, 3):
+            return
+        right = torch.softmax(torch.tensor([100.0, 0.0, 99.0], dtype=torch.float64).masked_fill(~mask[0], float("-inf")), -1)
+        outs[(dtype, masked)] = (out, right)
+    out, _right = outs[(torch.float32, True)]
+    if bool(torch.isfinite(out).all()):
+        return
+    for key in ((torch.float32, False), (torch.float64, True)):
+        out, right = outs[key]
+        if not (bool(torch.isfinite(out).all()) and torch.allclose(out.double().flatten(), right, atol=1e-5)):
+            return
+    raise Misconception("shift_skipped_where_minus_inf", f"{said}; one query with keys scoring 100, 0, 99 gives inf or "
+                        "NaN in float32 when key 1 is masked, and the right weights with no mask and in float64 "
+                        "with the mask: " + describe("shift_skipped_where_minus_inf"))

@@ -1161,6 +1161,61 @@ MISCONCEPTIONS = {
                                     "(query 4 sees keys 0 to 4, not only key 0 and key 4 with 4 x 4 tiles). "
                                     "Give the tiles below the diagonal all True and only the diagonal tiles "
                                     "the triangle, or build the mask as a whole: j <= i (torch.tril)",
+    # naming round 88 (blind88: defensive code, blind89: selection and indexing)
+    "shape_lengths_padded": "giving the shape of a padded allocation (a length rounded up to a multiple of 8 or 16, "
+                            "or to a power of two, as fused kernels pad it) where the question asks for the shape "
+                            "of its tensors: the weights and the output have one row per query and the weights one "
+                            "column per key of the T tokens given, unpadded; use T itself",
+    "output_rows_renormalised": "dividing each output row by its own sum, as if the output rows summed to 1: it is "
+                                "the weight rows that sum to 1; each output row is a mixture of V's rows, whose "
+                                "entries sum to anything. Leave weights @ V as it is (drop the row division)",
+    "head_width_off_by_one": "the head width counted one short (d_k - 1 features: a count that skips feature 0, "
+                             "such as count_nonzero(arange(d_k)) or range(1, d_k), or len(...) - 1): the divisor is "
+                             "sqrt(d_k) over all d_k features, here sqrt(64) = 8",
+    "diagonal_scores_counted_twice": "the list of (query, key) pairs joins two index sets that both hold the "
+                                     "diagonal (tril_indices and triu_indices, or i <= j with i >= j), so each "
+                                     "query's score with its own position is taken twice in the statistic; take "
+                                     "every score once (the whole Q @ K.transpose(-2, -1), or tril with triu "
+                                     "offset 1)",
+    "pair_list_numel": "counting the entries with numel() of a list of (query, key) index pairs (cartesian_prod, "
+                       "nonzero(), argwhere): the list has one row per pair and two columns, the two coordinates, "
+                       "so numel() is 2 x T^2; count its rows (pairs.shape[0], len(pairs)) or take T * T",
+    "row_sum_scatter_overwrites": "building each row's sum with scatter (scatter_), which writes: each term "
+                                  "written to the row's slot replaces the one before, so the slot keeps one term "
+                                  "(the last written), not their sum, and each row is divided by one of its own "
+                                  "exponentials. Accumulate with scatter_add (or index_add, or "
+                                  "exps.sum(dim=-1, keepdim=True))",
+    "sorted_softmax_regathered": "putting the softmax of the sorted logits back with gather(dim, order): gather "
+                                 "reads position order[k] into slot k, which applies the sort permutation a "
+                                 "second time instead of undoing it, so the probabilities land on other entries. "
+                                 "Undo it with torch.empty_like(p).scatter(dim, order, p), or gather with "
+                                 "order.argsort(dim)",
+    "power_of_two_padding_past_length": "padding a length to the next power of two with 1 << n.bit_length() (or "
+                                        "2 ** (int(log2(n)) + 1)): for n that already is a power of two (T = "
+                                        "1024) it gives 2n, so the count is that of twice the length. The "
+                                        "question asks for the T x T matrix as it is: count T * T (a power-of-two "
+                                        "pad is 1 << (n - 1).bit_length(), n itself here)",
+    "empty_rows_indices_mixed_across_batch": "clearing the fully masked queries' rows with index_fill(-2, idx) "
+                                             "where idx comes from nonzero() of a batched (..., T_q) flag: "
+                                             "nonzero() gives one (batch, ..., query) row per hit, and flattening "
+                                             "it applies batch indices as query indices, to every batch entry, "
+                                             "so queries that have keys lose their output. Use the flag itself: "
+                                             "torch.where(flag[..., None], 0, out) (or masked_fill), or "
+                                             "nonzero(as_tuple=True) with index_put",
+    "has_key_flag_gathered_wrong_axis": "the 'query has an allowed key' flag is gathered along the query axis "
+                                        "(gather(-2, first)) where `first` indexes keys: it reads mask[first, 0], "
+                                        "another query's entry, so queries with keys can be zeroed and fully "
+                                        "masked ones left NaN. Gather along the key axis (gather(-1, first)), or "
+                                        "use mask.any(dim=-1, keepdim=True)",
+    "max_picked_by_product": "picking each slice's max by multiplying a 0/1 selection (one_hot of the argmax, "
+                             "x == max) into the logits and summing: the selection's zeros times a -inf logit give "
+                             "0 * -inf = NaN, so every slice holding a -inf (a masked score) turns NaN. Read the max "
+                             "itself: x.amax(dim, keepdim=True), or x.gather(dim, argmax) / take_along_dim",
+    "shift_skipped_where_minus_inf": "skipping the max subtraction for every slice that holds a -inf (a guard such "
+                                     "as torch.isinf(x).any(dim) against -inf - (-inf) = NaN): a partly masked "
+                                     "slice still has finite logits, and unshifted they overflow exp (float16 past "
+                                     "11, float32 past 88). Only an all -inf slice needs the guard: shift by "
+                                     "torch.where(torch.isneginf(m), 0, m) with m the slice's max",
     # rules
     "forbidden_api": "calling an API this assignment forbids (F.scaled_dot_product_attention) instead of "
                      "implementing it",

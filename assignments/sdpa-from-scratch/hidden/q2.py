@@ -88,7 +88,8 @@ def _check_variances(raw, scaled, submission=None):
         diag.name_slice_centred_variance(raw, scaled, [r for r, _ in _other_values(n)], ATOL)   # round45: row means
         diag.name_reseeded_draws(raw, submission, ATOL)     # naming round 78: manual_seed before each draw
         diag.name_number(raw, ref.raw_score_var, {"raw_variance_of_scaled_scores": inplace,
-                                                  **diag.score_statistics_to_rounding(raw)}, "raw_score_var", ATOL)
+                                                  **diag.score_statistics_to_rounding(raw),
+                                                  **diag.diagonal_twice_statistics()}, "raw_score_var", ATOL)
         if raw > 0 and abs(scaled * 8 - raw) < 1e-4 * raw and abs(raw - 8) > ATOL:
             # both wrong by the same factor: the scale is right, the scores measured are other ones; named only
             # when a replayed fresh sample gives this very value (naming21), else said without a name
@@ -215,7 +216,8 @@ def test_scale_divisor(scale_divisor, submission=None):
     if abs(got - ref.scale_divisor) > 1e-9:
         # the example's d_k = 8 (sqrt 8), or the factor 1/sqrt(d_k) given for the divisor
         diag.name_number(got, ref.scale_divisor, {"example_value_reused": [8 ** 0.5],
-                                                  "reciprocal_scale": [1 / 8]}, "scale_divisor", 1e-6)
+                                                  "reciprocal_scale": [1 / 8],
+                                                  "head_width_off_by_one": [63 ** 0.5]}, "scale_divisor", 1e-6)
         diag.name_divisor_measured(got)      # round47: the std (or variance) of the example's scores
         raise AssertionError("scale_divisor is not the divisor for d_k = 64")
     # the notebook's own check asserts isinstance(scale_divisor, (int, float)): a right 8 in a 0-d tensor

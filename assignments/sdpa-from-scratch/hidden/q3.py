@@ -124,6 +124,7 @@ def test_float16_logits_in_the_thousands(stable_softmax, device, rng):
                                  "each slice's max before exp, and keep every step in float16's range")
         diag.name_softmax_variant(got, x, -1, what)
         diag.name_online_softmax(got, x, -1, what)      # naming round 86: an online sum's rescale slip
+        diag.name_sorted_softmax_regathered(got, x, -1, what)     # naming round 88: the sort permutation twice
         if diag.f16_normaliser_rounding(got, x):
             # exp(x - logsumexp(x)) in float16: right up to the rounding of logsumexp to float16 (half an
             # ulp is 0.5 near 2000), the limit of that correct method here, not a mistake

@@ -42,7 +42,7 @@ def _compare(got, expected, variants, what, weights3=None, submission=None):
         return
     hits = {k.split("/")[0] for k in matching_variants(got, variants(), torch.float64, rtol=0, atol=ATOL)}
     if len(hits) == 1:
-        key = diag.trace_scale_key(hits.pop(), what, submission)     # round58: sqrt(d_v) = d_k ** 0.25
+        key = diag.trace_scale_key(hits.pop(), what, submission, got)     # round58: sqrt(d_v) = d_k ** 0.25
         raise Misconception(key, f"{what} is wrong: it matches {diag.TRACE_SAID.get(key, '')}{describe(key)}")
     diag.name_softmax_not_applied(got, what, ATOL)        # round44: the masked scores, never softmaxed
     if not torch.isfinite(got).all():

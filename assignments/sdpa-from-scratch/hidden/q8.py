@@ -136,6 +136,7 @@ def test_attn_entries(attn_entries, score_madds=None, submission=None):
     if got == 8 * ref.attn_entries:      # float64's bytes, or the paper's h = 8 heads where the cell says so (round82)
         diag.name_entries_times_eight(got, "attn_entries", submission)
     if got == 2 * ref.attn_entries:   # two readings, one number (blind21): said both ways, named neither
+        diag.name_pair_list_numel(got, submission, T)      # naming round 88: numel of a (T^2, 2) pair list
         raise AssertionError(f"attn_entries is {got} = 2 T^2: two T x T matrices counted (the scores and the "
                              "weights, say), or the weights' bytes in float16; the weight matrix alone has T^2 "
                              "entries, one per query-key pair")
