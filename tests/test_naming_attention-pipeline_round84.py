@@ -171,14 +171,22 @@ def test_mask_expanded_over_first_axis_is_named(grader: Grader) -> None:
     cell = (_SELF_HEAD + "    M = None\n    if causal:\n        n = X.size(-2)\n"
             "        M = causal_additive_mask(n, S.dtype, S.device).unsqueeze(0).repeat(X.size(0), 1, 1)\n"
             "    A = attention_weights(S, M)\n    return A @ V, A\n")
-    assert_named(_graded(grader, {SELF: cell}), "batch_axis_assumed", ["q07", "q09"], also=(None,))
+    # round 88: q07 also asks a 4-D X (two batch axes), where a mask made for one batch axis raises: told
+    # batched_input_unsupported there (code for one fixed number of dims), batch_axis_assumed on unbatched X
+    failed = assert_named(_graded(grader, {SELF: cell}), "batch_axis_assumed", ["q07", "q09"],
+                          also=(None, "batched_input_unsupported"))
+    assert any(k == "batch_axis_assumed" for _q, _t, k, _m in failed), failed
 
 
 def test_mask_broadcast_to_len_x_is_named(grader: Grader) -> None:
     cell = (_SELF_HEAD + "    T = X.shape[-2]\n"
             "    M = causal_additive_mask(T, S.dtype, S.device).expand(len(X), T, T) if causal else None\n"
             "    A = attention_weights(S, M)\n    return A @ V, A\n")
-    assert_named(_graded(grader, {SELF: cell}), "batch_axis_assumed", ["q07", "q09"], also=(None,))
+    # round 88: q07 also asks a 4-D X (two batch axes), where a mask made for one batch axis raises: told
+    # batched_input_unsupported there (code for one fixed number of dims), batch_axis_assumed on unbatched X
+    failed = assert_named(_graded(grader, {SELF: cell}), "batch_axis_assumed", ["q07", "q09"],
+                          also=(None, "batched_input_unsupported"))
+    assert any(k == "batch_axis_assumed" for _q, _t, k, _m in failed), failed
 
 
 def test_mask_expanded_over_batch_dims_keeps_full_marks(grader: Grader) -> None:

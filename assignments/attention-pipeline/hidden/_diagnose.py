@@ -2208,6 +2208,19 @@ def _cosine_kernels(q: torch.Tensor, K: torch.Tensor, V: torch.Tensor, right: to
     return out
 
 
+def _sorted_kernels(kappa: torch.Tensor, V: torch.Tensor) -> dict[str, torch.Tensor]:
+    """The kernel weights sorted, the values left in key order (nw_weights_sorted_values_not); a sort that leaves the
+    weights in key order (keys already ranked so) is the right answer and is left out."""
+    if kappa.dim() != 1:
+        return {}
+    out = {}
+    for how, down in (("descending", True), ("ascending", False)):
+        ranked = kappa.sort(descending=down).values
+        if not torch.equal(ranked, kappa):
+            out[f"nw_weights_sorted_values_not/{how}"] = (ranked[:, None] * V).sum(0) / kappa.sum()
+    return out
+
+
 def nw_variants(q: torch.Tensor, K: torch.Tensor, V: torch.Tensor) -> dict[str, torch.Tensor]:
     T, d_k, d_v = K.shape[-2], q.shape[-1], V.shape[-1]
 
@@ -2224,8 +2237,7 @@ def nw_variants(q: torch.Tensor, K: torch.Tensor, V: torch.Tensor) -> dict[str, 
         "scores_negated": smooth(-1 / math.sqrt(d_k)),     # exp(-q.k / sqrt(d_k)), a distance kernel's sign
         # the kernel weights sorted (for a safe shift by s[0], or a top-k), the values left in key order: the largest
         # weight meets V[0] (round 88, blind89)
-        **({f"nw_weights_sorted_values_not/{how}": (kappa.sort(descending=down).values[:, None] * V).sum(0)
-            / kappa.sum() for how, down in (("descending", True), ("ascending", False))} if kappa.dim() == 1 else {}),
+        **_sorted_kernels(kappa, V),
         # a normalised similarity for the plain one: the cosine q.k / (|q| |k|), scaled or not (naming14)
         **_cosine_kernels(q, K, V, smooth(1 / math.sqrt(d_k))),
         # the weighted values reduced over their own columns: one entry per key (T), not per column (d_v)
@@ -6022,11 +6034,14 @@ def ndim_scale_confirmed(fn: Callable[..., object], Q: torch.Tensor, K: torch.Te
     return c is not None and math.isclose(c, 1 / math.sqrt(2), rel_tol=1e-3)
 
 
-def check_count_wo_when_square(fn: Callable[..., object], d_model: int, d_k: int) -> None:
+def check_count_wo_when_square(fn: Callable[..., object], d_model: int, d_k: int, d_v: int = 0,
+                               earlier: object = None) -> None:
     """q12: qkv_param_count(d_model, d_k, d_model, with_output=True), right where d_v != d_model (the test's first
     call), asked with d_v = d_model: W_O is still a d_v x d_model matrix of weights. Named
     param_count_wo_skipped_when_square where the answer is the count without W_O (d_model^2 short): a guard that
-    leaves W_O out when it would map d_model to d_model (blind88); anything else wrong is said."""
+    leaves W_O out when it would map d_model to d_model (blind88); memo_key_missing_argument where it is `earlier`,
+    the right answer of the test's call with d_v just before, and the same call with sizes never asked is right (a
+    memo keyed on (d_model, d_k): round 60's kind, asked again here); anything else wrong is said."""
     try:
         got = fn(d_model, d_k, d_model, with_output=True)
     except (StudentCodeError, TypeError):
@@ -6039,6 +6054,17 @@ def check_count_wo_when_square(fn: Callable[..., object], d_model: int, d_k: int
         raise Misconception("param_count_wo_skipped_when_square", f"{shown}, d_v = d_model, gives {got}, the count "
                             f"without W_O, {d_model * d_model} short (with d_v != d_model your count is right): "
                             + describe("param_count_wo_skipped_when_square"))
+    if type(got) in (int, float) and type(earlier) in (int, float) and got == earlier and d_v:
+        fresh = (d_model + 13, d_k + 3, d_model + 13)
+        try:
+            fresh_right = fn(*fresh, with_output=True) == ref.qkv_param_count(*fresh, True)
+        except (StudentCodeError, TypeError):
+            fresh_right = False
+        if fresh_right:
+            raise Misconception("memo_key_missing_argument", f"qkv_param_count({d_model}, {d_k}, {d_v}, "
+                                f"with_output=True) is right ({earlier}), and called next with d_v = {d_model} (only "
+                                f"d_v changed) it gives {got} again instead of {want}; with sizes it was never asked "
+                                "for, the same call is right: " + describe("memo_key_missing_argument"))
     raise AssertionError(f"{shown}, d_v = d_model, gives {got!r}, not {want}")
 
 

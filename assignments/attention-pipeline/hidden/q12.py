@@ -247,4 +247,4 @@ def test_count_with_output(qkv_param_count, rng, submission=None):
                                     f"W_O, and with_output=False gives it too (right there): "
                                     + describe("param_count_wo_ignored")) from None
         raise
-    D.check_count_wo_when_square(qkv_param_count, d_model, d_k)   # d_v = d_model: W_O is counted there too (round 88)
+    D.check_count_wo_when_square(qkv_param_count, d_model, d_k, d_v, got)   # d_v = d_model: W_O counted there too
