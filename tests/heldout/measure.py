@@ -4313,7 +4313,8 @@ BLIND38_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q6_answers_stored_as_formatted_strings": ("number_as_string", "one_edit_fix"),   # now (after blind38: the engine)
         # one_edit_fix: "leave out line 4 (`out3 = out3 / out3.sum(dim=-1, keepdim=True)`)" + "your weights3 is right: out3 is
         # weights3 @ V3": the slip at its place with its fix
-        "q6_output_rows_renormalised": ("one_edit_fix",),
+        # now (after round 88, mapped): round 88's output_rows_renormalised names this variant's own slip (each output row divided by its sum)
+        "q6_output_rows_renormalised": ("one_edit_fix", "output_rows_renormalised"),
         # answer_in_container: "q_trap_answer is ['C'], a list holding a letter ... drop the comma (or the brackets)": exactly
         "q7_letter_wrapped_in_a_list": ("answer_in_container",),
         # MIS-NAMED: zero_after_softmax ("that choice reflects zeroing masked weights after the softmax: rows no longer sum to 1:
@@ -10948,7 +10949,8 @@ BLIND85_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         "q05_weights_cut_with_tril_whenever_a_mask_is_passed": ("weights_tril_for_any_mask", "zero_after_softmax"),
         # generic: None on all 4 failures (q07:test_causal_float64, test_batched_float32_and_float16, test_causal_properties, q09:test_zero_projections), "A has shape (10, 10, 10), expected (10, 10)": only the shape; no catalogue key names it (batched_input_unsupported's "X.shape[0] is the batch size rather than T" is the reverse reading; one_edit_fix was not emitted); a key should say "expanding the (T, T) mask over X.shape[0] as if X always had a batch axis: an unbatched X's first axis is T, so the mask and A become (T, T, T); let S + M broadcast the (T, T) mask (no expand)"
         # now (naming round 84: batch_axis_assumed, by A of shape (T, T, T) whose every slice along the new first axis is the right (T, T) A)
-        "q07_causal_mask_expanded_over_the_first_axis_of_x_as_batch": ("batch_axis_assumed",),
+        # now (after round 88, mapped): q07's 4-D X (round 88) makes the mask built for one batch axis raise: batched_input_unsupported there
+        "q07_causal_mask_expanded_over_the_first_axis_of_x_as_batch": ("batch_axis_assumed", "batched_input_unsupported"),
         # not caught: 42/42; `.squeeze()` of the (1, T) kernel row turns into a 0-d tensor when T = 1 and `kappa @ V` fails, but no q08 test calls nadaraya_watson with a single key; no catalogue key for nadaraya_watson's squeeze (prefix_average_squeezed is q09's; its text, "squeeze() with no axis ... for T = 1 ... a 0-d tensor", is the same kind)
         "q08_kernel_squeezed_collapses_to_a_scalar_with_one_key": ("length_one_handled_differently",),   # dbd82df: row 0 (one key) asked
         # generic: None on q10:test_entropy_causal_rows (the only failure), "H does not match the correct result in 2 of 14 entries (largest difference 0.123 at index (1, 6) ...): the wrong entries all lie at index 1, 6 of the last axis": only which entries differ; no catalogue key names a cut-off on small weights (zero_log_zero_nan, weights_floored_above_zero are other kinds); a key should say "leaving weights below a threshold (A > 1e-2) out of the entropy as if they were masked: only exact zeros contribute 0; the small weights' -a log2 a terms are real, so H comes out too small; guard only a == 0 (torch.special.xlogy)"

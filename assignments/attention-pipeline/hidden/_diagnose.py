@@ -2478,6 +2478,24 @@ def float32_then_cast(got: object, T: int) -> bool:
             and any(torch.equal(got, r.double()) for r in replays))
 
 
+_SLOT_WRITES = frozenset({"index_put", "index_put_", "index_copy", "index_copy_", "scatter", "scatter_", "put_"})
+
+
+def _writes_into_slots() -> bool:
+    """Whether the notebook's last `def row_entropy_bits` writes values into slots (index_put, index_copy, scatter,
+    put_, or an assignment to a subscript): the gate of entropy_terms_overwritten, whose one-term-per-row replay an
+    einsum with crossed subscripts also gives (blind85; the scan after round 88)."""
+    node = _def_of(None, "row_entropy_bits")
+    if node is None:
+        return False
+    for n in itertools.islice(ast.walk(node), 4000):
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in _SLOT_WRITES:
+            return True
+        if isinstance(n, ast.Assign) and any(isinstance(t, ast.Subscript) for t in n.targets):
+            return True         # H[rows] = terms (an `H[rows] += terms` accumulates: not this slip)
+    return False
+
+
 def entropy_overwritten_variants(A: torch.Tensor) -> dict[str, torch.Tensor]:
     """q10: -a log2 a of one weight per row where each row's terms go to one slot without accumulating (index_put or
     index_copy without accumulate=True, H[rows] = terms; blind89): the last nonzero weight's term, or the first's.
@@ -2489,7 +2507,7 @@ def entropy_overwritten_variants(A: torch.Tensor) -> dict[str, torch.Tensor]:
     last = torch.where(nz.bool(), idx, -1).amax(dim=-1, keepdim=True).clamp_min(0)
     first = torch.where(nz.bool(), idx, A.shape[-1]).amin(dim=-1, keepdim=True).clamp_max(A.shape[-1] - 1)
     out = {"entropy_terms_overwritten/last": terms.gather(-1, last).squeeze(-1),
-           "entropy_terms_overwritten/first": terms.gather(-1, first).squeeze(-1)}
+           "entropy_terms_overwritten/first": terms.gather(-1, first).squeeze(-1)} if _writes_into_slots() else {}
     if A.dim() > 2:
         out["batched_input_unsupported/batch_summed"] = ref.row_entropy_bits(A).reshape(-1, A.shape[-2]).sum(0)
     return out
