@@ -6202,7 +6202,10 @@ BLIND47_KEYS: dict[str, dict[str, tuple[str, ...]]] = {
         # `scores`: the whole-row max up front, which drops the online softmax). The slip is line 15, acc = acc *
         # exp(m - m_new) + p @ V; nothing says the output accumulator is not rescaled (as blind34's q3_shift_by_median:
         # a fix that passes but is not the fix); q8 not charged (no double charge)
-        "q1_online_softmax_accumulator_not_rescaled": (),
+        # now (after round 88, rejudged): one_edit_fix, `scores` in place of `s` in the running max: the max over every
+        # key from the first tile on, a two-pass softmax, right on every input (the stress check keeps it: no exp
+        # can overflow); the accumulator needs no rescale once the max never moves
+        "q1_online_softmax_accumulator_not_rescaled": ("one_edit_fix",),
         # keys_are_queries on both q2 tests: "the result is what the same generator gives when computing the scores from
         # the queries with themselves (Q Q^T, k = q) instead of Q K^T": exactly the effect of restoring the state (k = q)
         "q2_generator_state_restored_before_key_draw": ("keys_are_queries",),

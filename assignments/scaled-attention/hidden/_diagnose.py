@@ -11966,14 +11966,36 @@ def _row_min_overflows(x: torch.Tensor) -> torch.Tensor:
 ROW_MIN_PROBE = ((40.0, -50.0, 0.0, 10.0), (0.5, -1.0, 2.0, 0.0))
 
 
-def min_shift_nan(got, logits, fn) -> Misconception | None:
+_MIN_READS = frozenset({"min", "amin", "sort", "argsort", "msort", "topk", "kthvalue", "cummin", "aminmax"})
+
+
+def _reads_a_minimum(submission) -> bool:
+    """Whether the notebook's last `def softmax_entropy` calls something that can give a row's minimum (min, amin,
+    sort, argsort, topk, kthvalue, cummin): the gate of entropy_shift_by_row_min, whose NaN rows (max - min past
+    float32's exp range) are also those where a probability underflows to 0 and is then inverted (blind23's
+    reciprocal, the scan after round 88). Student text: parsed, never run."""
+    import ast
+    from autograder.grading.source_checks import SourceUnreadable, cells_of, last_function_def
+    if submission is None:
+        return False
+    try:
+        func = last_function_def(cells_of(submission), "softmax_entropy", max_chars=20000)
+        nodes = list(itertools.islice(ast.walk(func), 3000)) if func is not None else []
+    except (SourceUnreadable, RecursionError, MemoryError):
+        return False
+    return any(isinstance(n, ast.Call) and ((isinstance(n.func, ast.Attribute) and n.func.attr in _MIN_READS)
+                                            or (isinstance(n.func, ast.Name) and n.func.id in _MIN_READS))
+               for n in nodes)
+
+
+def min_shift_nan(got, logits, fn, submission=None) -> Misconception | None:
     """entropy_shift_by_row_min (naming88, blind89 q4_entropy_shift_from_ascending_sort_takes_row_min): the entropy is
     not finite in exactly the rows where exp(logits - row min) overflows in the logits' dtype (not the rows where the
     unshifted exp does), the other rows right; and a second call on ROW_MIN_PROBE, whose first row overflows only when
     shifted by its minimum (span 90; its max, mean and first entry all keep exp finite), is not finite there and
     right on the second row."""
     if type(got) is not torch.Tensor or tuple(got.shape) != tuple(logits.shape[:-1]) or not got.is_floating_point() \
-            or logits.dim() < 1 or logits.dtype != torch.float32:
+            or logits.dim() < 1 or logits.dtype != torch.float32 or not _reads_a_minimum(submission):
         return None
     bad = _row_min_overflows(logits)
     if not bool(bad.any()) or bool(bad.all()) or not torch.equal(bad, ~torch.isfinite(got)) \
@@ -12000,4 +12022,5 @@ def min_shift_nan(got, logits, fn) -> Misconception | None:
 def shift_nan(got, logits, submission, fn) -> Misconception | None:
     """A NaN entropy replayed as a shift by something other than each row's maximum: the whole tensor's maximum,
     the row mean (with the source), the row minimum (naming88, with a second call)."""
-    return global_max_nan(got, logits) or mean_shift_nan(got, logits, submission) or min_shift_nan(got, logits, fn)
+    return global_max_nan(got, logits) or mean_shift_nan(got, logits, submission) or min_shift_nan(got, logits, fn,
+                                                                                                  submission)
